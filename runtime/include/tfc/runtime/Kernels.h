@@ -1,0 +1,127 @@
+//===- Kernels.h - One runtime kernel per tfc op ----------------*- C++ -*-===//
+//
+// The eager API calls these directly (no IR is built on the eager path) and
+// the interpreter calls them op by op. Each kernel validates its inputs and
+// throws InvalidArgumentError whose message names the op, the shapes and the
+// dtypes, e.g. "add: incompatible shapes (2, 3) and (4,) (float32, float32)".
+// Binary kernels broadcast by NumPy's rules; operands must share a dtype.
+// Inputs must be concrete (not symbolic) tensors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFC_RUNTIME_KERNELS_H
+#define TFC_RUNTIME_KERNELS_H
+
+#include "tfc/runtime/Tensor.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace tfc::kernels {
+
+// --- Creation ----------------------------------------------------------------
+Tensor full(const std::vector<int64_t> &shape, double value, DType dtype);
+/// [start, limit) by delta; delta == 0 is an error.
+Tensor range(int64_t start, int64_t limit, int64_t delta, DType dtype);
+/// Deterministic for a given seed (std::mt19937_64).
+Tensor random_uniform(const std::vector<int64_t> &shape, double lo, double hi,
+                      uint64_t seed, DType dtype);
+Tensor random_normal(const std::vector<int64_t> &shape, double mean,
+                     double stddev, uint64_t seed, DType dtype);
+
+// --- Elementwise unary -----------------------------------------------------------
+// neg/abs/square: int32, int64, float32, float64. relu: same.
+// exp log log1p sqrt sin cos tanh sigmoid: float32, float64 only.
+Tensor neg(const Tensor &x);
+Tensor abs(const Tensor &x);
+Tensor exp(const Tensor &x);
+Tensor log(const Tensor &x);
+Tensor log1p(const Tensor &x);
+Tensor sqrt(const Tensor &x);
+Tensor square(const Tensor &x);
+Tensor sin(const Tensor &x);
+Tensor cos(const Tensor &x);
+Tensor tanh(const Tensor &x);
+Tensor sigmoid(const Tensor &x);
+Tensor relu(const Tensor &x);
+Tensor logical_not(const Tensor &x); ///< bool only
+
+// --- Elementwise binary (broadcasting, same dtype) ----------------------------
+// add sub mul maximum minimum floor_div mod pow: int32, int64, float32, float64.
+// div: float32, float64. floor_div/mod follow Python's flooring rules;
+// integer division by zero throws InvalidArgumentError.
+Tensor add(const Tensor &a, const Tensor &b);
+Tensor sub(const Tensor &a, const Tensor &b);
+Tensor mul(const Tensor &a, const Tensor &b);
+Tensor div(const Tensor &a, const Tensor &b);
+Tensor pow(const Tensor &a, const Tensor &b);
+Tensor maximum(const Tensor &a, const Tensor &b);
+Tensor minimum(const Tensor &a, const Tensor &b);
+Tensor floor_div(const Tensor &a, const Tensor &b);
+Tensor mod(const Tensor &a, const Tensor &b);
+Tensor logical_and(const Tensor &a, const Tensor &b); ///< bool only
+Tensor logical_or(const Tensor &a, const Tensor &b);  ///< bool only
+
+/// Comparison predicates, spelled as in the tfc dialect's `cmp` op.
+enum class CmpPredicate { EQ, NE, LT, LE, GT, GE };
+std::string_view to_string(CmpPredicate); ///< "eq", "ne", ...
+/// Result dtype Bool. All dtypes (bool: eq/ne only).
+Tensor compare(CmpPredicate pred, const Tensor &a, const Tensor &b);
+/// `cond` must be Bool; a, b same dtype; all three broadcast together.
+Tensor select(const Tensor &cond, const Tensor &a, const Tensor &b);
+/// Any dtype to any dtype (C++ conversion; float->int truncates; x->bool is x != 0).
+Tensor cast(const Tensor &x, DType dtype);
+
+// --- Shape ops -------------------------------------------------------------
+/// NumPy broadcasting of `x` to `shape`.
+Tensor broadcast_to(const Tensor &x, const std::vector<int64_t> &shape);
+/// The broadcast shape of two shapes, or InvalidArgumentError naming `op`.
+std::vector<int64_t> broadcast_shapes(std::string_view op,
+                                      const std::vector<int64_t> &a,
+                                      const std::vector<int64_t> &b);
+/// One -1 allowed; shares storage with `x` (no copy).
+Tensor reshape(const Tensor &x, const std::vector<int64_t> &shape);
+/// Empty perm reverses the dims.
+Tensor transpose(const Tensor &x, const std::vector<int64_t> &perm);
+/// axis in [-(rank+1), rank].
+Tensor expand_dims(const Tensor &x, int64_t axis);
+/// Empty axes: all size-1 dims. A listed dim that is not 1 is an error.
+Tensor squeeze(const Tensor &x, const std::vector<int64_t> &axes);
+Tensor concat(const std::vector<Tensor> &xs, int64_t axis);
+/// size -1 means "to the end".
+Tensor slice(const Tensor &x, const std::vector<int64_t> &begin,
+             const std::vector<int64_t> &size);
+
+// --- Linear algebra ---------------------------------------------------------
+/// Rank 2, or rank > 2 with equal batch dims; int32/int64/float32/float64.
+/// float32/float64 use OpenBLAS cblas_sgemm/dgemm.
+Tensor matmul(const Tensor &a, const Tensor &b);
+
+// --- Reductions -------------------------------------------------------------
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+std::string_view to_string(ReduceKind); ///< "reduce_sum", ...
+/// Empty axes: all. Negative axes count from the end; duplicates are errors.
+/// Mean of ints truncates like TensorFlow. Max/min of an empty set is an error.
+Tensor reduce(ReduceKind kind, const Tensor &x, const std::vector<int64_t> &axes,
+              bool keepdims);
+/// Int64 result; first maximal index.
+Tensor argmax(const Tensor &x, int64_t axis);
+
+// --- NN ---------------------------------------------------------------------
+Tensor softmax(const Tensor &x, int64_t axis);
+Tensor log_softmax(const Tensor &x, int64_t axis);
+/// Per example over the last axis: -sum(labels * log_softmax(logits), -1).
+Tensor softmax_cross_entropy_with_logits(const Tensor &labels,
+                                         const Tensor &logits);
+/// indices int32/int64; out-of-range indices give all-zero rows (as TF).
+Tensor one_hot(const Tensor &indices, int64_t depth, DType dtype);
+
+// --- Threading ----------------------------------------------------------------
+/// Elementwise kernels above this many elements split work across threads.
+int64_t parallel_threshold();
+void set_num_threads(int n); ///< 0: all cores.
+int num_threads();
+
+} // namespace tfc::kernels
+
+#endif // TFC_RUNTIME_KERNELS_H

@@ -1,0 +1,162 @@
+//===- Tensor.h - The runtime tensor value type -----------------*- C++ -*-===//
+//
+// tfc::Tensor is a cheap refcounted handle to an immutable, dense, row-major
+// value. A tensor is either concrete (owns 64-byte-aligned storage from the
+// caching allocator) or symbolic (created while tracing: dtype and shape only,
+// plus an opaque SymbolicValue the frontend attaches). MLIR-free.
+//
+// Thread-safety: handles may be copied across threads (atomic refcounts); the
+// data of a tensor is never mutated once it has been handed to a user.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFC_RUNTIME_TENSOR_H
+#define TFC_RUNTIME_TENSOR_H
+
+#include "tfc/runtime/DType.h"
+#include "tfc/runtime/Error.h"
+
+#include <atomic>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tfc {
+
+/// What a tracing frontend attaches to a symbolic tensor (e.g. an mlir::Value).
+/// The runtime only needs to describe it when printing.
+struct SymbolicValue {
+  virtual ~SymbolicValue();
+  /// E.g. "traced tfc.add": printed as tfc.Tensor(<traced tfc.add>, ...).
+  virtual std::string describe() const = 0;
+};
+
+/// Per-tensor autograd state; defined by the frontend, opaque to the runtime.
+struct AutogradMeta;
+
+/// Refcounted raw storage. By default it comes from (and returns to) the
+/// caching allocator; `adopt` wraps memory owned elsewhere (e.g. buffers
+/// allocated by JIT-compiled code through the runtime's own allocator).
+class Storage {
+public:
+  using Deleter = void (*)(void *ctx, void *ptr, size_t bytes);
+  /// 64-byte-aligned uninitialised storage from the caching allocator.
+  static Storage *allocate(size_t bytes);
+  /// Wraps foreign memory; `deleter(ctx, ptr, bytes)` runs on last release.
+  static Storage *adopt(void *ptr, size_t bytes, Deleter deleter, void *ctx);
+
+  void retain() { refcount.fetch_add(1, std::memory_order_relaxed); }
+  void release();
+  void *data() const { return ptr; }
+  size_t size() const { return bytes; }
+
+private:
+  Storage() = default;
+  std::atomic<int32_t> refcount{1};
+  void *ptr = nullptr;
+  size_t bytes = 0;
+  Deleter deleter = nullptr;
+  void *ctx = nullptr;
+};
+
+namespace detail {
+/// The shared state behind a Tensor handle. Intrusively refcounted so a
+/// handle is one pointer.
+struct TensorImpl {
+  std::atomic<int32_t> refcount{1};
+  DType dtype = DType::Float32;
+  int64_t numel = 0;
+  std::vector<int64_t> shape;
+  void *data = nullptr;        ///< Row-major elements (null when symbolic).
+  Storage *storage = nullptr;  ///< Owns `data`; may be shared (reshape views).
+  std::shared_ptr<SymbolicValue> symbolic;
+  std::shared_ptr<AutogradMeta> autograd;
+
+  static TensorImpl *create(); ///< Pooled allocation.
+  void retain() { refcount.fetch_add(1, std::memory_order_relaxed); }
+  void release();
+};
+} // namespace detail
+
+class Tensor {
+public:
+  Tensor() = default;
+  Tensor(const Tensor &o) : impl(o.impl) {
+    if (impl)
+      impl->retain();
+  }
+  Tensor(Tensor &&o) noexcept : impl(o.impl) { o.impl = nullptr; }
+  Tensor &operator=(const Tensor &o) {
+    if (o.impl)
+      o.impl->retain();
+    reset();
+    impl = o.impl;
+    return *this;
+  }
+  Tensor &operator=(Tensor &&o) noexcept {
+    if (this != &o) {
+      reset();
+      impl = o.impl;
+      o.impl = nullptr;
+    }
+    return *this;
+  }
+  ~Tensor() { reset(); }
+
+  // --- API.md: Values -------------------------------------------------------
+  bool defined() const { return impl != nullptr; }
+  DType dtype() const;
+  const std::vector<int64_t> &shape() const;
+  int64_t rank() const { return static_cast<int64_t>(shape().size()); }
+  int64_t numel() const;
+  /// Exactly one element and T matches dtype, else InvalidArgumentError.
+  template <class T> T item() const;
+  /// Row-major copy; T must match dtype, else InvalidArgumentError.
+  template <class T> std::vector<T> to_vector() const;
+  /// Same text as operator<<.
+  std::string str() const;
+
+  // --- Runtime extensions ---------------------------------------------------
+  /// Uninitialised concrete tensor from the caching allocator.
+  static Tensor empty(DType dtype, std::vector<int64_t> shape);
+  /// Concrete tensor sharing `storage` (retained) with `data` inside it.
+  static Tensor from_storage(DType dtype, std::vector<int64_t> shape,
+                             Storage *storage, void *data);
+  /// A data-less tensor created while tracing.
+  static Tensor symbolic(DType dtype, std::vector<int64_t> shape,
+                         std::shared_ptr<SymbolicValue> value);
+
+  bool is_symbolic() const { return impl && impl->symbolic != nullptr; }
+  SymbolicValue *symbolic_value() const {
+    return impl ? impl->symbolic.get() : nullptr;
+  }
+  /// Raw element pointer; throws if undefined or symbolic.
+  void *raw_data() const;
+  template <class T> T *data() const { return static_cast<T *>(raw_data()); }
+  size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype()); }
+  Storage *storage() const { return impl ? impl->storage : nullptr; }
+  /// Identity of the underlying value (stable while any handle lives).
+  const void *id() const { return impl; }
+  detail::TensorImpl *unsafe_impl() const { return impl; }
+
+private:
+  explicit Tensor(detail::TensorImpl *i) : impl(i) {}
+  void reset() {
+    if (impl)
+      impl->release();
+    impl = nullptr;
+  }
+  detail::TensorImpl *impl = nullptr;
+};
+
+std::ostream &operator<<(std::ostream &, const Tensor &);
+
+/// "(2, 3)" / "()" / "(4,)" -- Python tuple spelling used in every message.
+std::string shape_to_string(const std::vector<int64_t> &shape);
+/// Product of dims (1 for rank 0).
+int64_t shape_numel(const std::vector<int64_t> &shape);
+
+} // namespace tfc
+
+#endif // TFC_RUNTIME_TENSOR_H

@@ -1,0 +1,32 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TFC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tfc_obj_root, "test")
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP", "ASAN_OPTIONS",
+                                     "UBSAN_OPTIONS", "LSAN_OPTIONS"])
+llvm_config.use_default_substitutions()
+# `not` and FileCheck live in the installed LLVM's bin dir; put it on PATH so
+# they are found anywhere in a RUN line, not only after a pipe.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [os.path.join(config.tfc_obj_root, "bin"), config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tfc-opt"], tool_dirs)
+config.substitutions.append(("%tfc_src_root", config.tfc_src_root))
+config.substitutions.append(("%tfc_bin", os.path.join(config.tfc_obj_root, "bin")))
+
+if config.tfc_sanitize:
+    config.available_features.add("asan")
+if config.tfc_slow_tests:
+    config.available_features.add("slow")
+if config.ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
