@@ -1,0 +1,80 @@
+//===- Ops.h - The op table: one kernel per tfc op, keyed by op -*- C++ -*-===//
+//
+// DESIGN.md's "one dispatch table keyed by op": the eager API, the
+// interpreter and (later) the autodiff rules all name ops by OpKind, whose
+// names match the tfc dialect's mnemonics ("add" is tfc.add). `execute` runs
+// the kernel for one op on concrete tensors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFC_RUNTIME_OPS_H
+#define TFC_RUNTIME_OPS_H
+
+#include "tfc/runtime/Kernels.h"
+#include "tfc/runtime/Tensor.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace tfc {
+
+#define TFC_FOR_EACH_OP(X)                                                     \
+  /* unary elementwise */                                                      \
+  X(Neg, "neg") X(Abs, "abs") X(Exp, "exp") X(Log, "log") X(Log1p, "log1p")    \
+  X(Sqrt, "sqrt") X(Square, "square") X(Sin, "sin") X(Cos, "cos")              \
+  X(Tanh, "tanh") X(Sigmoid, "sigmoid") X(Relu, "relu")                        \
+  X(LogicalNot, "logical_not")                                                 \
+  /* binary elementwise */                                                     \
+  X(Add, "add") X(Sub, "sub") X(Mul, "mul") X(Div, "div") X(Pow, "pow")        \
+  X(Maximum, "maximum") X(Minimum, "minimum") X(FloorDiv, "floor_div")         \
+  X(Mod, "mod") X(LogicalAnd, "logical_and") X(LogicalOr, "logical_or")        \
+  X(Cmp, "cmp") X(Select, "select") X(Cast, "cast")                            \
+  /* shape */                                                                  \
+  X(BroadcastTo, "broadcast_to") X(Reshape, "reshape")                         \
+  X(Transpose, "transpose") X(ExpandDims, "expand_dims")                       \
+  X(Squeeze, "squeeze") X(Concat, "concat") X(Slice, "slice")                  \
+  /* linalg, reductions, nn */                                                 \
+  X(Matmul, "matmul") X(ReduceSum, "reduce_sum") X(ReduceMean, "reduce_mean")  \
+  X(ReduceMax, "reduce_max") X(ReduceMin, "reduce_min")                        \
+  X(ReduceProd, "reduce_prod") X(Argmax, "argmax") X(Softmax, "softmax")       \
+  X(LogSoftmax, "log_softmax") X(OneHot, "one_hot")                            \
+  X(SoftmaxCrossEntropy, "softmax_cross_entropy") X(StopGradient,             \
+                                                    "stop_gradient")
+
+enum class OpKind {
+#define TFC_OP_ENUM(e, s) e,
+  TFC_FOR_EACH_OP(TFC_OP_ENUM)
+#undef TFC_OP_ENUM
+};
+
+/// The dialect mnemonic ("add", "reduce_sum", ...).
+std::string_view op_name(OpKind);
+/// Inverse of op_name; nullopt for unknown names.
+std::optional<OpKind> op_kind_from_name(std::string_view);
+
+/// Non-tensor operands of an op. Only the fields an op uses are read:
+///   cmp: predicate; cast/one_hot: dtype; one_hot: depth (in `axis`);
+///   reshape/broadcast_to: shape; transpose: perm (in `axes`);
+///   reductions/squeeze: axes, keepdims; expand_dims/concat/argmax/softmax/
+///   log_softmax: axis; slice: begin (in `axes`) and size (in `shape`).
+struct OpAttrs {
+  std::vector<int64_t> axes;
+  std::vector<int64_t> shape;
+  int64_t axis = 0;
+  bool keepdims = false;
+  DType dtype = DType::Float32;
+  kernels::CmpPredicate predicate = kernels::CmpPredicate::EQ;
+};
+
+/// Runs the kernel of `kind` on concrete inputs. Throws InvalidArgumentError
+/// on a wrong operand count or bad operands (messages name op, shapes, dtypes).
+Tensor execute(OpKind kind, const Tensor *inputs, size_t numInputs,
+               const OpAttrs &attrs);
+inline Tensor execute(OpKind kind, const std::vector<Tensor> &inputs,
+                      const OpAttrs &attrs = {}) {
+  return execute(kind, inputs.data(), inputs.size(), attrs);
+}
+
+} // namespace tfc
+
+#endif // TFC_RUNTIME_OPS_H
