@@ -1,0 +1,31 @@
+//===- tfc.h - The tfc public API: include this one header ------*- C++ -*-===//
+//
+// tfc brings TensorFlow 2's programming model to C++ without Python:
+//
+//   #include <tfc/tfc.h>
+//   using namespace tfc;
+//   Tensor a = constant({{1.f, 2.f}, {3.f, 4.f}});
+//   std::cout << matmul(a, a) + 1;   // eager: runs now
+//
+// The contract is API.md; docs/user-guide.md walks through it. This header
+// gathers the runtime's value types (Tensor, DType, the Error classes) and the
+// frontend: creating tensors, ops, Variables, control flow, print.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFC_TFC_H
+#define TFC_TFC_H
+
+// Values: Tensor, DType, errors, printing (runtime, MLIR-free).
+#include "tfc/runtime/DType.h"
+#include "tfc/runtime/Error.h"
+#include "tfc/runtime/Print.h"
+#include "tfc/runtime/Tensor.h"
+
+// The eager API and the funnel that tracing and gradient tapes hook into.
+#include "tfc/frontend/ControlFlow.h"
+#include "tfc/frontend/Creation.h"
+#include "tfc/frontend/Dispatch.h"
+#include "tfc/frontend/Ops.h"
+#include "tfc/frontend/Variable.h"
+
+#endif // TFC_TFC_H
