@@ -45,6 +45,12 @@ public:
   static Storage *allocate(size_t bytes);
   /// Wraps foreign memory; `deleter(ctx, ptr, bytes)` runs on last release.
   static Storage *adopt(void *ptr, size_t bytes, Deleter deleter, void *ctx);
+  /// Wraps a block from tfc_rt_alloc (e.g. a result buffer allocated by
+  /// JIT-compiled code) without copying; the block returns to the caching
+  /// allocator on last release. Throws InvalidArgumentError when `ptr` is not
+  /// a live block of the runtime allocator, `bytes` exceeds its capacity, or
+  /// the block already backs a Storage.
+  static Storage *adopt_allocated(void *ptr, size_t bytes);
 
   void retain() { refcount.fetch_add(1, std::memory_order_relaxed); }
   void release();
@@ -61,6 +67,7 @@ private:
 };
 
 namespace detail {
+struct TensorAccess;
 /// The shared state behind a Tensor handle. Intrusively refcounted so a
 /// handle is one pointer.
 struct TensorImpl {
@@ -141,6 +148,7 @@ public:
   detail::TensorImpl *unsafe_impl() const { return impl; }
 
 private:
+  friend struct detail::TensorAccess;
   explicit Tensor(detail::TensorImpl *i) : impl(i) {}
   void reset() {
     if (impl)

@@ -1,0 +1,206 @@
+//===- NNKernels.cpp - softmax, log_softmax, cross entropy, one_hot -------===//
+//
+// Softmax-family kernels subtract the maximum first (numerically stable for
+// any finite input) and view the input as [outer, n, inner] around the axis.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DTypeMask.h"
+#include "Internal.h"
+#include "Parallel.h"
+#include "tfc/runtime/Kernels.h"
+
+#include <Eigen/Core>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+using namespace tfc;
+using namespace tfc::detail;
+
+namespace {
+
+template <class T> using ArrMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
+template <class T>
+using CArrMap = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
+
+/// Max with NaN propagation.
+template <class T> inline T nanMax(T a, T b) {
+  return (a > b || a != a) ? a : b;
+}
+
+/// Softmax (or log-softmax) of one contiguous row of n > 0 elements.
+template <class T, bool Log> void softmaxRow(T *y, const T *x, int64_t n) {
+  CArrMap<T> xin(x, n);
+  ArrMap<T> out(y, n);
+  T m = xin.template maxCoeff<Eigen::PropagateNaN>();
+  if constexpr (Log) {
+    out = xin - m;
+    T lse = std::log(out.exp().sum());
+    out -= lse;
+  } else {
+    out = (xin - m).exp();
+    T s = out.sum();
+    out /= s;
+  }
+}
+
+/// Softmax (or log-softmax) along the middle axis of [outer, n, inner].
+template <class T, bool Log>
+void softmaxImpl(T *y, const T *x, int64_t outer, int64_t n, int64_t inner) {
+  if (inner == 1) {
+    parallel_for(outer, n * 12, [&](int64_t ob, int64_t oe) {
+      for (int64_t o = ob; o < oe; ++o)
+        softmaxRow<T, Log>(y + o * n, x + o * n, n);
+    });
+    return;
+  }
+  // Strided: keep per-column max and sum in small buffers, whole rows at a
+  // time so the inner loops stay contiguous.
+  parallel_for(outer, n * inner * 12, [&](int64_t ob, int64_t oe) {
+    std::vector<T> mx(inner), sum(inner);
+    for (int64_t o = ob; o < oe; ++o) {
+      const T *src = x + o * n * inner;
+      T *dst = y + o * n * inner;
+      for (int64_t j = 0; j < inner; ++j)
+        mx[j] = src[j];
+      for (int64_t i = 1; i < n; ++i)
+        for (int64_t j = 0; j < inner; ++j)
+          mx[j] = nanMax(mx[j], src[i * inner + j]);
+      std::fill(sum.begin(), sum.end(), T(0));
+      for (int64_t i = 0; i < n; ++i) {
+        ArrMap<T> row(dst + i * inner, inner);
+        row = (CArrMap<T>(src + i * inner, inner) - CArrMap<T>(mx.data(), inner))
+                  .exp();
+        ArrMap<T>(sum.data(), inner) += row;
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        if constexpr (Log) {
+          ArrMap<T>(dst + i * inner, inner) =
+              CArrMap<T>(src + i * inner, inner) -
+              CArrMap<T>(mx.data(), inner) - CArrMap<T>(sum.data(), inner).log();
+        } else {
+          ArrMap<T>(dst + i * inner, inner) /= CArrMap<T>(sum.data(), inner);
+        }
+      }
+    }
+  });
+}
+
+template <bool Log>
+Tensor softmaxKernel(std::string_view name, const Tensor &x, int64_t axis) {
+  require_concrete(name, x);
+  require_dtype(name, kMaskFloats, x.dtype());
+  const auto &xs = x.shape();
+  if (xs.empty())
+    fail(name, "expected a tensor of rank >= 1, got shape () (", x.dtype(), ")");
+  int64_t ax = normalize_axis(name, axis, xs);
+  int64_t outer = 1, inner = 1, n = xs[ax];
+  for (int64_t i = 0; i < ax; ++i)
+    outer *= xs[i];
+  for (size_t i = ax + 1; i < xs.size(); ++i)
+    inner *= xs[i];
+  Tensor out = make_tensor(x.dtype(), xs, x.numel());
+  if (x.numel() == 0)
+    return out;
+  dispatch_dtype(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>)
+      softmaxImpl<T, Log>(static_cast<T *>(out.unsafe_impl()->data),
+                          static_cast<const T *>(x.unsafe_impl()->data), outer,
+                          n, inner);
+  });
+  return out;
+}
+
+} // namespace
+
+namespace tfc::kernels {
+
+Tensor softmax(const Tensor &x, int64_t axis) {
+  return softmaxKernel<false>("softmax", x, axis);
+}
+
+Tensor log_softmax(const Tensor &x, int64_t axis) {
+  return softmaxKernel<true>("log_softmax", x, axis);
+}
+
+Tensor softmax_cross_entropy_with_logits(const Tensor &labels,
+                                         const Tensor &logits) {
+  constexpr std::string_view name = "softmax_cross_entropy_with_logits";
+  require_concrete(name, labels);
+  require_concrete(name, logits);
+  if (labels.dtype() != logits.dtype())
+    fail(name, "mixed dtypes ", labels.dtype(), " (labels) and ",
+         logits.dtype(), " (logits)");
+  require_dtype(name, kMaskFloats, logits.dtype());
+  const auto &ls = logits.shape();
+  if (labels.shape() != ls)
+    fail(name, "labels shape ", labels.shape(), " and logits shape ", ls,
+         " must be equal (", labels.dtype(), " vs ", logits.dtype(), ")");
+  if (ls.empty())
+    fail(name, "expected logits of rank >= 1, got shape () (", logits.dtype(),
+         ")");
+  std::vector<int64_t> outShape(ls.begin(), ls.end() - 1);
+  int64_t rows = shape_numel(outShape), n = ls.back();
+  Tensor out = make_tensor(logits.dtype(), outShape, rows);
+  dispatch_dtype(logits.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T *lab = static_cast<const T *>(labels.unsafe_impl()->data);
+      const T *lg = static_cast<const T *>(logits.unsafe_impl()->data);
+      T *op = static_cast<T *>(out.unsafe_impl()->data);
+      parallel_for(rows, n * 12 + 1, [&](int64_t rb, int64_t re) {
+        for (int64_t r = rb; r < re; ++r) {
+          if (n == 0) {
+            op[r] = T(0);
+            continue;
+          }
+          CArrMap<T> z(lg + r * n, n), y(lab + r * n, n);
+          T m = z.template maxCoeff<Eigen::PropagateNaN>();
+          T lse = m + std::log((z - m).exp().sum());
+          // -sum(y * (z - lse)) = sum(y) * lse - sum(y * z)
+          op[r] = (y * (lse - z)).sum();
+        }
+      });
+    }
+  });
+  return out;
+}
+
+Tensor one_hot(const Tensor &indices, int64_t depth, DType dtype) {
+  constexpr std::string_view name = "one_hot";
+  require_concrete(name, indices);
+  require_dtype(name, kMaskInts, indices.dtype());
+  if (depth < 0)
+    fail(name, "depth must be >= 0, got ", depth);
+  if (static_cast<unsigned>(dtype) > static_cast<unsigned>(DType::Float64))
+    fail(name, "invalid dtype ", static_cast<int>(dtype));
+  std::vector<int64_t> outShape = indices.shape();
+  outShape.push_back(depth);
+  int64_t total = checked_numel(name, outShape, dtype);
+  Tensor out = make_tensor(dtype, outShape, total);
+  if (total == 0)
+    return out;
+  int64_t n = indices.numel();
+  dispatch_dtype(dtype, [&](auto tag) {
+    using E = elem_t<decltype(tag)>;
+    E *op = static_cast<E *>(out.unsafe_impl()->data);
+    std::fill(op, op + total, E(0));
+    dispatch_dtype(indices.dtype(), [&](auto itag) {
+      using I = decltype(itag);
+      if constexpr (std::is_integral_v<I> && !std::is_same_v<I, bool>) {
+        const I *ip = static_cast<const I *>(indices.unsafe_impl()->data);
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t v = static_cast<int64_t>(ip[i]);
+          if (v >= 0 && v < depth) // Out of range: an all-zero row (as TF).
+            op[i * depth + v] = E(1);
+        }
+      }
+    });
+  });
+  return out;
+}
+
+} // namespace tfc::kernels

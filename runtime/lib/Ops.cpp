@@ -1,0 +1,152 @@
+//===- Ops.cpp - The op table: names and one dispatch per op --------------===//
+
+#include "tfc/runtime/Ops.h"
+
+#include "Internal.h"
+
+#include <array>
+
+using namespace tfc;
+using namespace tfc::detail;
+
+namespace {
+
+constexpr std::string_view kNames[] = {
+#define TFC_OP_NAME(e, s) s,
+    TFC_FOR_EACH_OP(TFC_OP_NAME)
+#undef TFC_OP_NAME
+};
+constexpr size_t kNumOps = sizeof(kNames) / sizeof(kNames[0]);
+
+[[noreturn]] [[gnu::cold]] void failArity(OpKind kind, size_t want,
+                                          size_t got) {
+  fail(op_name(kind), "expected ", want, want == 1 ? " operand" : " operands",
+       ", got ", got);
+}
+
+inline void arity(OpKind kind, size_t want, size_t got) {
+  if (want != got) [[unlikely]]
+    failArity(kind, want, got);
+}
+
+} // namespace
+
+std::string_view tfc::op_name(OpKind kind) {
+  auto i = static_cast<size_t>(kind);
+  return i < kNumOps ? kNames[i] : std::string_view("<invalid op>");
+}
+
+std::optional<OpKind> tfc::op_kind_from_name(std::string_view name) {
+  for (size_t i = 0; i < kNumOps; ++i)
+    if (kNames[i] == name)
+      return static_cast<OpKind>(i);
+  return std::nullopt;
+}
+
+Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
+                    const OpAttrs &attrs) {
+  using namespace tfc::kernels;
+  if (n && !in)
+    fail(op_name(kind), "null operand array with ", n, " operands");
+  switch (kind) {
+#define TFC_UNARY(E, fn)                                                       \
+  case OpKind::E:                                                              \
+    arity(kind, 1, n);                                                         \
+    return fn(in[0]);
+    TFC_UNARY(Neg, neg)
+    TFC_UNARY(Abs, abs)
+    TFC_UNARY(Exp, exp)
+    TFC_UNARY(Log, log)
+    TFC_UNARY(Log1p, log1p)
+    TFC_UNARY(Sqrt, sqrt)
+    TFC_UNARY(Square, square)
+    TFC_UNARY(Sin, sin)
+    TFC_UNARY(Cos, cos)
+    TFC_UNARY(Tanh, tanh)
+    TFC_UNARY(Sigmoid, sigmoid)
+    TFC_UNARY(Relu, relu)
+    TFC_UNARY(LogicalNot, logical_not)
+#undef TFC_UNARY
+#define TFC_BINARY(E, fn)                                                      \
+  case OpKind::E:                                                              \
+    arity(kind, 2, n);                                                         \
+    return fn(in[0], in[1]);
+    TFC_BINARY(Add, add)
+    TFC_BINARY(Sub, sub)
+    TFC_BINARY(Mul, mul)
+    TFC_BINARY(Div, div)
+    TFC_BINARY(Pow, pow)
+    TFC_BINARY(Maximum, maximum)
+    TFC_BINARY(Minimum, minimum)
+    TFC_BINARY(FloorDiv, floor_div)
+    TFC_BINARY(Mod, mod)
+    TFC_BINARY(LogicalAnd, logical_and)
+    TFC_BINARY(LogicalOr, logical_or)
+    TFC_BINARY(Matmul, matmul)
+    TFC_BINARY(SoftmaxCrossEntropy, softmax_cross_entropy_with_logits)
+#undef TFC_BINARY
+  case OpKind::Cmp:
+    arity(kind, 2, n);
+    return compare(attrs.predicate, in[0], in[1]);
+  case OpKind::Select:
+    arity(kind, 3, n);
+    return select(in[0], in[1], in[2]);
+  case OpKind::Cast:
+    arity(kind, 1, n);
+    return cast(in[0], attrs.dtype);
+  case OpKind::BroadcastTo:
+    arity(kind, 1, n);
+    return broadcast_to(in[0], attrs.shape);
+  case OpKind::Reshape:
+    arity(kind, 1, n);
+    return reshape(in[0], attrs.shape);
+  case OpKind::Transpose:
+    arity(kind, 1, n);
+    return transpose(in[0], attrs.axes);
+  case OpKind::ExpandDims:
+    arity(kind, 1, n);
+    return expand_dims(in[0], attrs.axis);
+  case OpKind::Squeeze:
+    arity(kind, 1, n);
+    return squeeze(in[0], attrs.axes);
+  case OpKind::Concat:
+    if (n == 0)
+      fail("concat", "expected at least one operand, got 0");
+    return concat(std::vector<Tensor>(in, in + n), attrs.axis);
+  case OpKind::Slice:
+    arity(kind, 1, n);
+    return slice(in[0], attrs.axes, attrs.shape);
+  case OpKind::ReduceSum:
+    arity(kind, 1, n);
+    return reduce(ReduceKind::Sum, in[0], attrs.axes, attrs.keepdims);
+  case OpKind::ReduceMean:
+    arity(kind, 1, n);
+    return reduce(ReduceKind::Mean, in[0], attrs.axes, attrs.keepdims);
+  case OpKind::ReduceMax:
+    arity(kind, 1, n);
+    return reduce(ReduceKind::Max, in[0], attrs.axes, attrs.keepdims);
+  case OpKind::ReduceMin:
+    arity(kind, 1, n);
+    return reduce(ReduceKind::Min, in[0], attrs.axes, attrs.keepdims);
+  case OpKind::ReduceProd:
+    arity(kind, 1, n);
+    return reduce(ReduceKind::Prod, in[0], attrs.axes, attrs.keepdims);
+  case OpKind::Argmax:
+    arity(kind, 1, n);
+    return argmax(in[0], attrs.axis);
+  case OpKind::Softmax:
+    arity(kind, 1, n);
+    return softmax(in[0], attrs.axis);
+  case OpKind::LogSoftmax:
+    arity(kind, 1, n);
+    return log_softmax(in[0], attrs.axis);
+  case OpKind::OneHot:
+    arity(kind, 1, n);
+    return one_hot(in[0], attrs.axis, attrs.dtype);
+  case OpKind::StopGradient:
+    arity(kind, 1, n);
+    require_concrete("stop_gradient", in[0]);
+    return alias(in[0], in[0].shape()); // Identity (a fresh handle).
+  }
+  fail("execute", "invalid op kind ", static_cast<int>(kind));
+}

@@ -1,0 +1,52 @@
+//===- Threading.cpp - Thread count and parallel threshold ----------------===//
+
+#include "Internal.h"
+#include "Parallel.h"
+#include "tfc/runtime/Kernels.h"
+
+#include <cblas.h>
+#include <cstdlib>
+
+namespace {
+int defaultThreads() {
+  if (const char *s = std::getenv("TFC_NUM_THREADS"))
+    if (int n = std::atoi(s); n > 0)
+      return n;
+  return std::max(1, omp_get_max_threads());
+}
+
+int64_t defaultThreshold() {
+  // Measured on a 2-core AMD EPYC: below ~32K floats an add takes less time
+  // than waking a second thread.
+  if (const char *s = std::getenv("TFC_PARALLEL_THRESHOLD"))
+    if (long long n = std::atoll(s); n > 0)
+      return n;
+  return 32768;
+}
+} // namespace
+
+namespace tfc::detail {
+std::atomic<int> gNumThreads{defaultThreads()};
+std::atomic<int64_t> gParallelThreshold{defaultThreshold()};
+} // namespace tfc::detail
+
+namespace tfc::kernels {
+
+int64_t parallel_threshold() {
+  return detail::gParallelThreshold.load(std::memory_order_relaxed);
+}
+
+void set_num_threads(int n) {
+  if (n < 0)
+    detail::fail("set_num_threads", "expected n >= 0 (0: all cores), got ", n);
+  if (n == 0)
+    n = std::max(1, omp_get_num_procs());
+  detail::gNumThreads.store(n, std::memory_order_relaxed);
+  openblas_set_num_threads(n);
+}
+
+int num_threads() {
+  return detail::gNumThreads.load(std::memory_order_relaxed);
+}
+
+} // namespace tfc::kernels
