@@ -12,8 +12,9 @@ using namespace tfc;
 using namespace tfc::detail;
 
 namespace {
+/// "dtype int32 and shape (3,)".
 std::string describeTensor(const Tensor &t) {
-  return std::string(to_string(t.dtype())) + " tensor of shape " +
+  return "dtype " + std::string(to_string(t.dtype())) + " and shape " +
          shape_to_string(t.shape());
 }
 } // namespace
@@ -70,7 +71,7 @@ void tfc::detail::check_bool_scalar(std::string_view what, const Tensor &pred,
                            loc);
   if (pred.dtype() != DType::Bool || pred.rank() != 0)
     throw_invalid_argument(prefix + ": the predicate must be a bool scalar "
-                                    "(shape ()), but it is a " +
+                                    "(shape ()), but it has " +
                                describeTensor(pred),
                            loc);
   if (pred.is_symbolic() && !active_trace_hook())
@@ -166,7 +167,7 @@ void tfc::assert_true(const Tensor &pred, std::string_view message,
                            loc);
   if (pred.dtype() != DType::Bool)
     throw_invalid_argument("assert_true: the predicate must be a bool tensor, "
-                           "but it is a " +
+                           "but it has " +
                                describeTensor(pred),
                            loc);
   if (TraceHook *hook = active_trace_hook()) {
@@ -185,8 +186,8 @@ void tfc::assert_true(const Tensor &pred, std::string_view message,
       std::string msg = "assertion failed: ";
       msg += message;
       if (n > 1)
-        msg += " (element " + std::to_string(i) + " of " +
-               describeTensor(pred) + " is false)";
+        msg += " (element " + std::to_string(i) + " of the predicate, shape " +
+               shape_to_string(pred.shape()) + ", is false)";
       msg += location_suffix(loc);
       throw RuntimeError(msg);
     }

@@ -177,8 +177,8 @@ void checkShape(const char *op, const std::vector<int64_t> &shape,
   for (int64_t d : shape)
     if (d < 0)
       throw_invalid_argument(std::string(op) + ": shape " +
-                                 shape_to_string(shape) +
-                                 " has a negative dim",
+                                 list_to_string(shape) +
+                                 " has a negative dim " + std::to_string(d),
                              loc);
 }
 

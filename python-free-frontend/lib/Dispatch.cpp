@@ -40,6 +40,33 @@ throwBadInput(OpKind kind, const OpAttrs &attrs, size_t index,
   throw_invalid_argument(std::move(msg), loc);
 }
 
+/// Kernels name ops by their dialect mnemonic ("cmp lt: ...", "select: ...");
+/// users called `less` / `where`, so the message is rephrased in their terms.
+[[noreturn, gnu::noinline, gnu::cold]] void
+rethrowInApiTerms(OpKind kind, const OpAttrs &attrs,
+                  const std::source_location &loc) {
+  std::string_view apiName = api_op_name(kind, attrs);
+  if (apiName == op_name(kind))
+    rethrow_with_location(loc);
+  try {
+    throw;
+  } catch (const Error &e) {
+    std::string msg = e.what();
+    size_t colon = msg.find(": ");
+    if (colon != std::string::npos &&
+        msg.compare(0, op_name(kind).size(), op_name(kind)) == 0)
+      msg.replace(0, colon, apiName);
+    msg += location_suffix(loc);
+    if (dynamic_cast<const InvalidArgumentError *>(&e))
+      throw InvalidArgumentError(msg);
+    if (dynamic_cast<const CompileError *>(&e))
+      throw CompileError(msg);
+    if (dynamic_cast<const RuntimeError *>(&e))
+      throw RuntimeError(msg);
+    throw Error(msg);
+  }
+}
+
 [[gnu::noinline]] void notifyObservers(OpKind kind, const Tensor *inputs,
                                        size_t numInputs, const OpAttrs &attrs,
                                        const Tensor &output) {
@@ -101,7 +128,7 @@ Tensor tfc::detail::dispatch(OpKind kind, const Tensor *inputs,
   try {
     output = execute(kind, inputs, numInputs, attrs);
   } catch (const Error &) {
-    rethrow_with_location(loc);
+    rethrowInApiTerms(kind, attrs, loc);
   }
   if (state.numObservers) [[unlikely]]
     notifyObservers(kind, inputs, numInputs, attrs, output);

@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "TestUtil.h"
 
+#include <cstdlib>
+#include <iostream>
+
 using namespace tfc;
 using namespace tfc::testing;
 
@@ -166,7 +169,7 @@ std::vector<BadInput> badInputs() {
        [] { from_vector<float>({1, 2, 3}, {2, 2}); }, I,
        {"from_vector", "3 values", "(2, 2)"}},
       {"zeros with a negative dim", [] { zeros({2, -1}); }, I,
-       {"zeros", "(2, -1)"}},
+       {"zeros", "[2, -1]", "negative"}},
       {"range with delta 0", [] { range(0, 5, 0); }, I, {"range", "delta"}},
       // Control flow and checks.
       {"cond on a non-bool predicate",
@@ -221,21 +224,31 @@ TEST(Errors, EveryBadInputThrowsTheRightClassAndSaysWhat) {
 }
 
 TEST(Errors, AllAreTfcErrors) {
+  // TFC_PRINT_ERRORS=1 lists every message, for reviewing their wording.
+  const bool show = std::getenv("TFC_PRINT_ERRORS") != nullptr;
   for (const BadInput &c : badInputs()) {
     SCOPED_TRACE(c.what);
-    EXPECT_THROW(c.run(), Error);
+    try {
+      c.run();
+      ADD_FAILURE() << "did not throw";
+    } catch (const Error &e) {
+      if (show)
+        std::cout << c.what << ":\n    " << e.what() << "\n";
+    }
   }
 }
 
 TEST(Errors, NamedFunctionsAppendTheCallersLocation) {
-  const int line = __LINE__ + 2;
+  // Outside any macro: GCC gives calls inside a macro's arguments the line
+  // of the macro.
+  const int line = __LINE__ + 1;
+  auto badAdd = [] { add(zeros({2}), zeros({3})); };
+  const int line2 = __LINE__ + 1;
+  auto badAxis = [] { reduce_sum(zeros({2}), {1}); };
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [] { add(zeros({2}), zeros({3})); },
-      {"add", "(at ErrorsTest.cpp:" + std::to_string(line) + ")"}));
-  const int line2 = __LINE__ + 2;
+      badAdd, {"add", "(at ErrorsTest.cpp:" + std::to_string(line) + ")"}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [] { reduce_sum(zeros({2}), {1}); },
-      {"(at ErrorsTest.cpp:" + std::to_string(line2) + ")"}));
+      badAxis, {"reduce_sum", "(at ErrorsTest.cpp:" + std::to_string(line2) + ")"}));
   // Operators cannot know where they were called from.
   try {
     (void)(zeros({2}) + zeros({3}));
