@@ -1,6 +1,17 @@
 //===- InitAll.cpp - Registration shared by all tfc tools -------*- C++ -*-===//
 #include "tfc/InitAllDialects.h"
+#include "tfc/Conversion/Passes.h"
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
+#include "tfc/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,9 +37,20 @@ void mlir::tfc::registerAllDialects(DialectRegistry &registry) {
                   NVVM::NVVMDialect, linalg::LinalgDialect, math::MathDialect,
                   memref::MemRefDialect, omp::OpenMPDialect, scf::SCFDialect,
                   tensor::TensorDialect, vector::VectorDialect>();
+  // Bufferization, tiling and LLVM-conversion interfaces live in extensions;
+  // registering all of upstream's keeps the tools and the JIT in step.
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
 }
 
 void mlir::tfc::registerAllPasses() {
   // Upstream transforms used in tfc pipelines (canonicalize, cse, inline...).
   registerTransformsPasses();
+  registerConversionPasses();
+  bufferization::registerBufferizationPasses();
+  registerLinalgPasses();
+  memref::registerMemRefPasses();
+  bufferization::registerBufferizationPipelines();
+  registerTfcConversionPasses();
+  registerTfcPipelines();
 }

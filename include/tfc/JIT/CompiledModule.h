@@ -1,0 +1,72 @@
+//===- CompiledModule.h - The JIT embedding API -----------------*- C++ -*-===//
+//
+// Public and MLIR-free (included by <tfc/tfc.h>). A CompiledModule owns the
+// JIT-compiled code of one tfc module; `call` runs a function on runtime
+// tensors. Thread-safety: `call` may run concurrently on one module; a
+// module must outlive its calls.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFC_JIT_COMPILEDMODULE_H
+#define TFC_JIT_COMPILEDMODULE_H
+
+#include "tfc/runtime/Tensor.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tfc {
+
+/// Where compiled code runs.
+enum class Target { CPU, CUDA };
+
+namespace jit {
+
+struct CompileOptions {
+  Target target = Target::CPU;
+  int opt_level = 2; ///< LLVM -O level, 0..3.
+  /// When non-empty, the IR after each stage is written there (like XLA's
+  /// --xla_dump_to). The environment variable TFC_DUMP_DIR does the same.
+  std::string dump_dir;
+  /// Fuse elementwise producers into consumers (on by default).
+  bool fuse = true;
+};
+
+class CompiledModule {
+public:
+  /// Parses, verifies, lowers and JIT-compiles `mlir_text`. Throws
+  /// CompileError carrying the MLIR diagnostics (with locations) on failure.
+  static CompiledModule from_source(std::string_view mlir_text,
+                                    CompileOptions = {});
+  static CompiledModule from_file(const std::string &path, CompileOptions = {});
+
+  /// The public functions of the module, in order.
+  std::vector<std::string> functions() const;
+  /// Runs `function`. Arguments must match its signature (dtype, rank,
+  /// static dims) else InvalidArgumentError; a failed tfc.assert throws
+  /// RuntimeError. Results are adopted from compiled code without copies.
+  std::vector<Tensor> call(std::string_view function,
+                           const std::vector<Tensor> &args) const;
+  /// IR at a stage: "tfc" (as given), "optimized" (tfc lowered to linalg on
+  /// tensors, after fusion), "llvm-dialect", "llvm" (LLVM IR after -O).
+  std::string ir(std::string_view stage) const;
+
+  class Impl;
+  explicit CompiledModule(std::shared_ptr<Impl> impl);
+  const std::shared_ptr<Impl> &impl() const { return impl_; }
+
+private:
+  std::shared_ptr<Impl> impl_;
+};
+
+/// Runs `function` of `mlir_text` op by op on the runtime kernels: the
+/// reference semantics the JIT is tested against.
+std::vector<Tensor> interpret(std::string_view mlir_text,
+                              std::string_view function,
+                              const std::vector<Tensor> &args);
+
+} // namespace jit
+} // namespace tfc
+
+#endif // TFC_JIT_COMPILEDMODULE_H

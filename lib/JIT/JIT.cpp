@@ -1,0 +1,485 @@
+//===- JIT.cpp - Compile a tfc module and call it ---------------*- C++ -*-===//
+//
+// Lowering through the CPU pipeline, ORC compilation, and the calling
+// convention: each tensor argument is passed as the expanded fields of an
+// identity-layout memref descriptor (allocated, aligned, offset, sizes,
+// strides) through the packed `_mlir_<name>` wrapper; results come back as
+// descriptors of buffers that compiled code allocated through the runtime's
+// allocator and are adopted by tensors without a copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/JIT/JIT.h"
+#include "tfc/InitAllDialects.h"
+#include "tfc/Pipelines/Pipelines.h"
+#include "tfc/runtime/Allocator.h"
+#include "tfc/runtime/Error.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+
+using namespace mlir;
+using namespace tfc;
+using namespace tfc::jit;
+
+//===----------------------------------------------------------------------===//
+// Runtime entry points called by compiled code
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// First failed tfc.assert of the current call on this thread.
+thread_local std::string *pendingAssert = nullptr;
+} // namespace
+
+extern "C" {
+static void tfcAssert(uint32_t ok, const char *message) {
+  // i1 arrives in a register whose upper bits LLVM leaves unspecified.
+  ok &= 1;
+  if (ok || pendingAssert)
+    return;
+  pendingAssert = new std::string(message ? message : "assertion failed");
+}
+static void *mlirAlloc(uint64_t bytes) { return tfc_rt_alloc(bytes); }
+static void *mlirAlignedAlloc(uint64_t alignment, uint64_t bytes) {
+  // The runtime's buffers are 64-byte aligned, enough for any vector type.
+  (void)alignment;
+  return tfc_rt_alloc(bytes);
+}
+static void mlirFree(void *ptr) { tfc_rt_free(ptr); }
+}
+
+namespace tfc::jit::detail {
+/// Defined in PrintRuntime.cpp.
+void registerPrintSymbols(llvm::orc::SymbolMap &map,
+                          llvm::orc::MangleAndInterner &interner);
+} // namespace tfc::jit::detail
+
+//===----------------------------------------------------------------------===//
+// Context and helpers
+//===----------------------------------------------------------------------===//
+
+MLIRContext &tfc::jit::sharedContext() {
+  static MLIRContext *ctx = [] {
+    DialectRegistry registry;
+    mlir::tfc::registerAllDialects(registry);
+    registerBuiltinDialectTranslation(registry);
+    registerLLVMDialectTranslation(registry);
+    auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
+    c->loadAllAvailableDialects();
+    return c;
+  }();
+  return *ctx;
+}
+
+bool tfc::jit::toDType(Type t, DType &out) {
+  if (t.isInteger(1))
+    out = DType::Bool;
+  else if (t.isInteger(32))
+    out = DType::Int32;
+  else if (t.isInteger(64))
+    out = DType::Int64;
+  else if (t.isF32())
+    out = DType::Float32;
+  else if (t.isF64())
+    out = DType::Float64;
+  else
+    return false;
+  return true;
+}
+
+namespace {
+/// Collects every diagnostic emitted while alive as "loc: error: msg" lines.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext &ctx)
+      : handler(&ctx, [this](Diagnostic &diag) {
+          llvm::raw_string_ostream os(text);
+          os << diag.getLocation() << ": ";
+          switch (diag.getSeverity()) {
+          case DiagnosticSeverity::Error: os << "error: "; break;
+          case DiagnosticSeverity::Warning: os << "warning: "; break;
+          case DiagnosticSeverity::Note: os << "note: "; break;
+          case DiagnosticSeverity::Remark: os << "remark: "; break;
+          }
+          os << diag << "\n";
+          for (auto &note : diag.getNotes())
+            os << note.getLocation() << ": note: " << note << "\n";
+          return success();
+        }) {}
+  std::string text;
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+
+std::string printOp(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  op->print(os);
+  return s;
+}
+
+void dumpStage(const std::string &dir, int index, StringRef stage,
+               StringRef text) {
+  if (dir.empty())
+    return;
+  llvm::sys::fs::create_directories(dir);
+  std::string path = dir + "/" + std::to_string(index) + "-" + stage.str() +
+                     (stage == "llvm" ? ".ll" : ".mlir");
+  std::ofstream f(path);
+  f << text.str();
+}
+
+std::once_flag nativeTargetOnce;
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Compile
+//===----------------------------------------------------------------------===//
+
+CompiledModule::Impl::~Impl() = default;
+
+std::shared_ptr<CompiledModule::Impl>
+CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
+  if (options.target != Target::CPU)
+    throw CompileError("the CUDA target is not available in this build; "
+                       "compile for Target::CPU");
+  std::call_once(nativeTargetOnce, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  MLIRContext *ctx = module.getContext();
+  DiagnosticCollector diags(*ctx);
+  auto fail = [&](const std::string &what) -> CompileError {
+    std::string msg = what;
+    if (!diags.text.empty())
+      msg += ":\n" + diags.text;
+    return CompileError(msg);
+  };
+  std::string dumpDir = options.dump_dir;
+  if (dumpDir.empty())
+    if (const char *env = std::getenv("TFC_DUMP_DIR"))
+      dumpDir = env;
+
+  if (failed(verify(module)))
+    throw fail("tfc module failed to verify");
+
+  auto impl = std::make_shared<Impl>();
+  // Record signatures of public functions before lowering changes them.
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isDeclaration() || fn.isPrivate())
+      continue;
+    FunctionSignature sig;
+    sig.name = fn.getName().str();
+    auto convert = [&](Type t, const char *what,
+                       unsigned i) -> TensorSignature {
+      auto rt = dyn_cast<RankedTensorType>(t);
+      TensorSignature ts{DType::Float32, {}};
+      if (!rt || !toDType(rt.getElementType(), ts.dtype))
+        throw CompileError("function @" + sig.name + ": " + what + " " +
+                           std::to_string(i) +
+                           " must be a ranked tensor of i1/i32/i64/f32/f64");
+      for (int64_t d : rt.getShape())
+        ts.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+      return ts;
+    };
+    FunctionType type = fn.getFunctionType();
+    for (auto [i, t] : llvm::enumerate(type.getInputs()))
+      sig.args.push_back(convert(t, "argument", i));
+    for (auto [i, t] : llvm::enumerate(type.getResults()))
+      sig.results.push_back(convert(t, "result", i));
+    // Compiled code must never write into the caller's buffers.
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+      fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                    BoolAttr::get(ctx, false));
+    impl->functionNames.push_back(sig.name);
+    impl->functions.emplace(sig.name, std::move(sig));
+  }
+
+  impl->stages["tfc"] = printOp(module);
+  dumpStage(dumpDir, 0, "tfc", impl->stages["tfc"]);
+
+  mlir::tfc::CpuPipelineOptions pipelineOptions;
+  pipelineOptions.fuseElementwise = options.fuse;
+  {
+    PassManager pm(ctx);
+    mlir::tfc::buildTfcToLinalgPipeline(pm, pipelineOptions);
+    if (failed(pm.run(module)))
+      throw fail("lowering tfc to linalg failed");
+  }
+  impl->stages["optimized"] = printOp(module);
+  dumpStage(dumpDir, 1, "optimized", impl->stages["optimized"]);
+  {
+    PassManager pm(ctx);
+    mlir::tfc::buildLinalgToLLVMPipeline(pm, pipelineOptions);
+    if (failed(pm.run(module)))
+      throw fail("lowering to the LLVM dialect failed");
+  }
+  impl->stages["llvm-dialect"] = printOp(module);
+  dumpStage(dumpDir, 2, "llvm-dialect", impl->stages["llvm-dialect"]);
+
+  int opt = std::clamp(options.opt_level, 0, 3);
+  auto optimize = makeOptimizingTransformer(opt, 0, nullptr);
+  std::string *llvmText = &impl->stages["llvm"];
+  auto transformer = [&](llvm::Module *m) -> llvm::Error {
+    if (auto err = optimize(m))
+      return err;
+    llvm::raw_string_ostream os(*llvmText);
+    m->print(os, nullptr);
+    return llvm::Error::success();
+  };
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(opt);
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  auto engine = ExecutionEngine::create(module, engineOptions);
+  if (!engine) {
+    std::string err = llvm::toString(engine.takeError());
+    throw fail("LLVM JIT compilation failed: " + err);
+  }
+  impl->engine = std::move(*engine);
+  impl->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    auto add = [&](const char *name, void *fn) {
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                             llvm::JITSymbolFlags::Exported};
+    };
+    add("_mlir_memref_to_llvm_alloc", reinterpret_cast<void *>(&mlirAlloc));
+    add("_mlir_memref_to_llvm_aligned_alloc",
+        reinterpret_cast<void *>(&mlirAlignedAlloc));
+    add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&mlirFree));
+    add("tfc_rt_assert", reinterpret_cast<void *>(&tfcAssert));
+    tfc::jit::detail::registerPrintSymbols(map, interner);
+    return map;
+  });
+  impl->engine->initialize();
+  dumpStage(dumpDir, 3, "llvm", *llvmText);
+
+  for (auto &[name, sig] : impl->functions) {
+    auto fn = impl->engine->lookupPacked(name);
+    if (!fn) {
+      std::string err = llvm::toString(fn.takeError());
+      throw CompileError("function @" + name + " not found after JIT: " + err);
+    }
+    sig.packed = *fn;
+  }
+  return impl;
+}
+
+//===----------------------------------------------------------------------===//
+// Call
+//===----------------------------------------------------------------------===//
+
+namespace {
+void freeAdopted(void *, void *ptr, size_t) { tfc_rt_free(ptr); }
+
+std::string sigShape(const std::vector<int64_t> &shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += ", ";
+    s += shape[i] < 0 ? "?" : std::to_string(shape[i]);
+  }
+  if (shape.size() == 1)
+    s += ",";
+  return s + ")";
+}
+} // namespace
+
+const FunctionSignature *
+CompiledModule::Impl::lookup(std::string_view name) const {
+  auto it = functions.find(name);
+  return it == functions.end() ? nullptr : &it->second;
+}
+
+void CompiledModule::Impl::callInto(const FunctionSignature &fn,
+                                    const Tensor *args, size_t n,
+                                    std::vector<Tensor> &results,
+                                    bool validated) const {
+  if (!validated) {
+    if (n != fn.args.size())
+      throw InvalidArgumentError(
+          "call @" + fn.name + ": expected " + std::to_string(fn.args.size()) +
+          " arguments, got " + std::to_string(n));
+    for (size_t i = 0; i < n; ++i) {
+      const Tensor &t = args[i];
+      const TensorSignature &s = fn.args[i];
+      if (!t.defined() || t.is_symbolic())
+        throw InvalidArgumentError("call @" + fn.name + ": argument " +
+                                   std::to_string(i) +
+                                   " is not a concrete tensor");
+      bool ok = t.dtype() == s.dtype && t.rank() == (int64_t)s.shape.size();
+      for (size_t d = 0; ok && d < s.shape.size(); ++d)
+        ok = s.shape[d] < 0 || s.shape[d] == t.shape()[d];
+      if (!ok)
+        throw InvalidArgumentError(
+            "call @" + fn.name + ": argument " + std::to_string(i) +
+            " expected " + std::string(to_string(s.dtype)) + " " +
+            sigShape(s.shape) + ", got " + std::string(to_string(t.dtype())) +
+            " " + shape_to_string(t.shape()));
+    }
+  }
+  // Expanded descriptor fields, one 8-byte word each.
+  size_t argWords = 0;
+  for (const auto &s : fn.args)
+    argWords += 3 + 2 * s.shape.size();
+  size_t resWords = 0;
+  for (const auto &s : fn.results)
+    resWords += 3 + 2 * s.shape.size();
+  llvm::SmallVector<int64_t, 64> words(argWords);
+  llvm::SmallVector<void *, 64> packed;
+  packed.reserve(argWords + 1);
+  size_t w = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Tensor &t = args[i];
+    // Empty tensors may have no storage; any non-null pointer will do since
+    // nothing is read.
+    void *data = t.numel() ? t.raw_data() : reinterpret_cast<void *>(64);
+    const auto &shape = t.shape();
+    int64_t r = static_cast<int64_t>(shape.size());
+    words[w] = reinterpret_cast<int64_t>(data);
+    words[w + 1] = reinterpret_cast<int64_t>(data);
+    words[w + 2] = 0;
+    int64_t stride = 1;
+    for (int64_t d = r - 1; d >= 0; --d) {
+      words[w + 3 + d] = shape[d];
+      words[w + 3 + r + d] = stride;
+      stride *= shape[d];
+    }
+    for (size_t k = 0; k < 3 + 2 * (size_t)r; ++k)
+      packed.push_back(&words[w + k]);
+    w += 3 + 2 * r;
+  }
+  llvm::SmallVector<int64_t, 32> resultWords(resWords);
+  if (resWords)
+    packed.push_back(resultWords.data());
+
+  std::string *previous = pendingAssert;
+  pendingAssert = nullptr;
+  fn.packed(packed.data());
+  std::unique_ptr<std::string> failure(pendingAssert);
+  pendingAssert = previous;
+
+  // Adopt results (freeing them again if the call failed). Results that
+  // share one allocation share one Storage.
+  results.clear();
+  results.reserve(fn.results.size());
+  llvm::SmallDenseMap<void *, Storage *, 4> seen;
+  size_t r = 0;
+  for (const auto &s : fn.results) {
+    auto *desc = reinterpret_cast<char **>(&resultWords[r]);
+    void *allocated = desc[0];
+    char *aligned = desc[1];
+    int64_t offset = resultWords[r + 2];
+    size_t rank = s.shape.size();
+    std::vector<int64_t> shape(resultWords.begin() + r + 3,
+                               resultWords.begin() + r + 3 + rank);
+    r += 3 + 2 * rank;
+    Storage *storage;
+    auto it = seen.find(allocated);
+    if (it != seen.end()) {
+      storage = it->second;
+      storage->retain();
+    } else {
+      size_t bytes = static_cast<size_t>(shape_numel(shape)) *
+                     dtype_size(s.dtype);
+      storage = Storage::adopt(allocated, bytes, &freeAdopted, nullptr);
+      seen[allocated] = storage;
+    }
+    results.push_back(Tensor::from_storage(
+        s.dtype, std::move(shape), storage,
+        aligned + offset * static_cast<int64_t>(dtype_size(s.dtype))));
+    storage->release(); // from_storage retained it
+  }
+  if (failure) {
+    results.clear();
+    throw RuntimeError(*failure);
+  }
+}
+
+std::vector<Tensor>
+CompiledModule::Impl::call(std::string_view name,
+                           const std::vector<Tensor> &args) const {
+  const FunctionSignature *fn = lookup(name);
+  if (!fn)
+    throw InvalidArgumentError("call: no public function @" +
+                               std::string(name) + " in the compiled module");
+  std::vector<Tensor> results;
+  callInto(*fn, args.data(), args.size(), results, /*validated=*/false);
+  return results;
+}
+
+//===----------------------------------------------------------------------===//
+// Public API
+//===----------------------------------------------------------------------===//
+
+CompiledModule::CompiledModule(std::shared_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+
+CompiledModule CompiledModule::from_source(std::string_view text,
+                                           CompileOptions options) {
+  MLIRContext &ctx = sharedContext();
+  OwningOpRef<ModuleOp> module;
+  std::string diagnostics;
+  {
+    DiagnosticCollector diags(ctx);
+    llvm::SourceMgr sm;
+    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
+                              llvm::StringRef(text.data(), text.size()),
+                              "<source>"),
+                          llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sm, &ctx);
+    diagnostics = diags.text;
+  }
+  if (!module)
+    throw CompileError("failed to parse the tfc module:\n" + diagnostics);
+  return CompiledModule(Impl::compile(*module, options));
+}
+
+CompiledModule CompiledModule::from_file(const std::string &path,
+                                         CompileOptions options) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    throw InvalidArgumentError("CompiledModule::from_file: cannot open '" +
+                               path + "'");
+  std::string text((std::istreambuf_iterator<char>(f)),
+                   std::istreambuf_iterator<char>());
+  return from_source(text, options);
+}
+
+std::vector<std::string> CompiledModule::functions() const {
+  return impl_->functionNames;
+}
+
+std::vector<Tensor> CompiledModule::call(std::string_view function,
+                                         const std::vector<Tensor> &args) const {
+  return impl_->call(function, args);
+}
+
+std::string CompiledModule::ir(std::string_view stage) const {
+  auto it = impl_->stages.find(stage);
+  if (it == impl_->stages.end())
+    throw InvalidArgumentError(
+        "CompiledModule::ir: unknown stage '" + std::string(stage) +
+        "' (expected tfc, optimized, llvm-dialect or llvm)");
+  return it->second;
+}

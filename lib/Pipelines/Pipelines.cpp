@@ -1,0 +1,80 @@
+//===- Pipelines.cpp - One pass pipeline per target -------------*- C++ -*-===//
+#include "tfc/Pipelines/Pipelines.h"
+#include "tfc/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tfc::buildTfcToLinalgPipeline(OpPassManager &pm,
+                                   const CpuPipelineOptions &options) {
+  pm.addPass(createInlinerPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertTfcToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  if (options.fuseElementwise)
+    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCSEPass());
+}
+
+void tfc::buildLinalgToLLVMPipeline(OpPassManager &pm,
+                                    const CpuPipelineOptions &options) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (options.approximateMath)
+    pm.addPass(tfc::createTfcApproximateMathPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertMathToFuncs());
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void tfc::buildTfcCpuPipeline(OpPassManager &pm,
+                              const CpuPipelineOptions &options) {
+  buildTfcToLinalgPipeline(pm, options);
+  buildLinalgToLLVMPipeline(pm, options);
+}
+
+void tfc::registerTfcPipelines() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "tfc-cpu-pipeline", "Lower tfc to the LLVM dialect for the CPU JIT",
+      buildTfcCpuPipeline);
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "tfc-to-linalg-pipeline",
+      "Lower tfc to linalg/tensor/scf on tensors (first half of the CPU "
+      "pipeline)",
+      buildTfcToLinalgPipeline);
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "tfc-linalg-to-llvm-pipeline",
+      "Bufferize and lower linalg on tensors to the LLVM dialect (second half "
+      "of the CPU pipeline)",
+      buildLinalgToLLVMPipeline);
+}
