@@ -1,15 +1,226 @@
 //===- TfcOps.cpp - tfc operations ------------------------------*- C++ -*-===//
+//
+// Part of the tfc project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Verifiers, result-type inference, folders, canonicalization patterns and
+// the custom assembly of tfc ops.
+//
+// Verifiers and inference functions never assume what they have not checked:
+// they run on IR straight from the parser (including the generic form), so
+// every type is dyn_cast and every attribute null-checked before use.
+//
+//===----------------------------------------------------------------------===//
+
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 
 #include "mlir/Dialect/CommonFolders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVectorExtras.h"
+
+#include <cmath>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tfc;
 
 #include "tfc/Dialect/Tfc/IR/TfcInterfaces.cpp.inc"
 #include "tfc/Dialect/Tfc/IR/TfcOpsEnums.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Axis helpers
+//===----------------------------------------------------------------------===//
+
+FailureOr<int64_t> mlir::tfc::normalizeAxis(int64_t axis, int64_t bound) {
+  if (axis < -bound || axis >= bound)
+    return failure();
+  return axis < 0 ? axis + bound : axis;
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::tfc::normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<int64_t> result;
+  result.reserve(axes.size());
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> normalized = normalizeAxis(axis, rank);
+    if (failed(normalized))
+      return failure();
+    result.push_back(*normalized);
+  }
+  llvm::sort(result);
+  result.erase(llvm::unique(result), result.end());
+  return result;
+}
+
+namespace {
+/// Emits an error at `loc` (if any) prefixed with `'opName' op`, the way
+/// `emitOpError` would, for use in static inference functions.
+template <typename... Args>
+LogicalResult emitInferError(std::optional<Location> loc, StringRef opName,
+                             Args &&...args) {
+  return emitOptionalError(loc, "'", opName, "' op ",
+                           std::forward<Args>(args)...);
+}
+
+/// Checks that `axes` are in `[0, rank)`, strictly increasing (so sorted and
+/// unique), as every op taking a set of axes stores them.
+LogicalResult verifyNormalizedAxes(std::optional<Location> loc,
+                                   StringRef opName, ArrayRef<int64_t> axes,
+                                   int64_t rank) {
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    if (axis < 0 || axis >= rank)
+      return emitInferError(loc, opName, "expected axes in [0, ", rank,
+                            ") but got axis ", axis);
+    if (i > 0 && axes[i - 1] >= axis)
+      return emitInferError(loc, opName,
+                            "expected sorted axes without duplicates but got ",
+                            axes[i - 1], " before ", axis);
+  }
+  return success();
+}
+
+/// Returns `type` as a ranked tensor or emits "expected a ranked tensor".
+FailureOr<RankedTensorType> getRankedTensor(std::optional<Location> loc,
+                                            StringRef opName, StringRef what,
+                                            Type type) {
+  auto tensor = dyn_cast_or_null<RankedTensorType>(type);
+  if (!tensor)
+    return emitInferError(loc, opName, "expected ", what,
+                          " to be a ranked tensor but got ", type);
+  return tensor;
+}
+
+/// True if two dims may be equal at run time.
+bool dimsCompatible(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+/// The more precise of two compatible dims.
+int64_t mergeDims(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) ? b : a;
+}
+
+/// Returns a splat elements attribute's value as an APInt, if it is one of an
+/// integer type.
+std::optional<APInt> getSplatInt(Attribute attr) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!splat || !isa<IntegerType>(splat.getElementType()))
+    return std::nullopt;
+  return splat.getSplatValue<APInt>();
+}
+
+/// Returns a splat elements attribute's value as an APFloat, if it is one of
+/// a float type.
+std::optional<APFloat> getSplatFloat(Attribute attr) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!splat || !isa<FloatType>(splat.getElementType()))
+    return std::nullopt;
+  return splat.getSplatValue<APFloat>();
+}
+
+/// True if `attr` is a splat of zero (either sign for floats).
+bool isSplatZero(Attribute attr) {
+  if (std::optional<APInt> i = getSplatInt(attr))
+    return i->isZero();
+  if (std::optional<APFloat> f = getSplatFloat(attr))
+    return f->isZero();
+  return false;
+}
+
+/// True if `attr` is a splat of one.
+bool isSplatOne(Attribute attr) {
+  if (std::optional<APInt> i = getSplatInt(attr))
+    return i->isOne();
+  if (std::optional<APFloat> f = getSplatFloat(attr))
+    return f->isExactlyValue(1.0);
+  return false;
+}
+
+using IntUnaryFn = function_ref<std::optional<APInt>(const APInt &)>;
+using FloatUnaryFn = function_ref<std::optional<APFloat>(const APFloat &)>;
+using IntBinaryFn =
+    function_ref<std::optional<APInt>(const APInt &, const APInt &)>;
+using FloatBinaryFn =
+    function_ref<std::optional<APFloat>(const APFloat &, const APFloat &)>;
+
+/// Constant-folds a unary elementwise op whose result has `resultType`,
+/// dispatching on the element type; a null callback means "do not fold".
+Attribute foldUnary(ArrayRef<Attribute> operands, Type resultType,
+                    IntUnaryFn intFn, FloatUnaryFn floatFn) {
+  auto shaped = dyn_cast<ShapedType>(resultType);
+  if (!shaped || !shaped.hasStaticShape() || !operands[0])
+    return {};
+  if (isa<FloatType>(shaped.getElementType())) {
+    if (!floatFn)
+      return {};
+    return constFoldUnaryOpConditional<FloatAttr, APFloat, void>(
+        operands, resultType,
+        [&](const APFloat &a) -> std::optional<APFloat> { return floatFn(a); });
+  }
+  if (!intFn)
+    return {};
+  return constFoldUnaryOpConditional<IntegerAttr, APInt, void>(
+      operands, resultType,
+      [&](const APInt &a) -> std::optional<APInt> { return intFn(a); });
+}
+
+/// Constant-folds a binary elementwise op, like `foldUnary`.
+Attribute foldBinary(ArrayRef<Attribute> operands, Type resultType,
+                     IntBinaryFn intFn, FloatBinaryFn floatFn) {
+  auto shaped = dyn_cast<ShapedType>(resultType);
+  if (!shaped || !shaped.hasStaticShape() || !operands[0] || !operands[1])
+    return {};
+  if (isa<FloatType>(shaped.getElementType())) {
+    if (!floatFn)
+      return {};
+    return constFoldBinaryOpConditional<FloatAttr, APFloat, void>(
+        operands, resultType,
+        [&](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+          return floatFn(a, b);
+        });
+  }
+  if (!intFn)
+    return {};
+  return constFoldBinaryOpConditional<IntegerAttr, APInt, void>(
+      operands, resultType,
+      [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return intFn(a, b);
+      });
+}
+
+/// Applies a libm function to `x` in double precision and rounds the result
+/// back to `x`'s semantics.
+APFloat applyInDouble(const APFloat &x, double (*fn)(double)) {
+  APFloat wide(x);
+  bool losesInfo = false;
+  (void)wide.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                     &losesInfo);
+  APFloat result(fn(wide.convertToDouble()));
+  (void)result.convert(x.getSemantics(), APFloat::rmNearestTiesToEven,
+                       &losesInfo);
+  return result;
+}
+
+/// Like `applyInDouble` for a binary function.
+APFloat applyInDouble(const APFloat &x, const APFloat &y,
+                      double (*fn)(double, double)) {
+  bool losesInfo = false;
+  APFloat wx(x), wy(y);
+  (void)wx.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+  (void)wy.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+  APFloat result(fn(wx.convertToDouble(), wy.convertToDouble()));
+  (void)result.convert(x.getSemantics(), APFloat::rmNearestTiesToEven,
+                       &losesInfo);
+  return result;
+}
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // ConstantOp
@@ -20,19 +231,1197 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 LogicalResult ConstantOp::verify() {
   auto type = cast<ShapedType>(getValue().getType());
   if (!type.hasStaticShape())
-    return emitOpError("value must have a static shape, got ") << type;
+    return emitOpError("expected a value with a static shape but got ")
+           << type;
   return success();
 }
 
 //===----------------------------------------------------------------------===//
-// AddOp
+// Unary elementwise folders
+//===----------------------------------------------------------------------===//
+
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a) -> std::optional<APInt> { return -a; },
+      [](const APFloat &a) -> std::optional<APFloat> { return neg(a); });
+}
+
+OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a) -> std::optional<APInt> { return a.abs(); },
+      [](const APFloat &a) -> std::optional<APFloat> { return abs(a); });
+}
+
+OpFoldResult SquareOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a) -> std::optional<APInt> { return a * a; },
+      [](const APFloat &a) -> std::optional<APFloat> { return a * a; });
+}
+
+OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a) -> std::optional<APInt> {
+        return a.isNegative() ? APInt::getZero(a.getBitWidth()) : a;
+      },
+      [](const APFloat &a) -> std::optional<APFloat> {
+        if (a.isNaN() || !a.isNegative())
+          return a;
+        return APFloat::getZero(a.getSemantics());
+      });
+}
+
+OpFoldResult LogicalNotOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a) -> std::optional<APInt> { return ~a; }, nullptr);
+}
+
+/// Defines the folder of a float-only unary op computing `fn` in double.
+#define TFC_DEFINE_FLOAT_UNARY_FOLDER(OpTy, fn)                                \
+  OpFoldResult OpTy::fold(FoldAdaptor adaptor) {                               \
+    return foldUnary(adaptor.getOperands(), getType(), nullptr,                \
+                     [](const APFloat &a) -> std::optional<APFloat> {          \
+                       return applyInDouble(a, fn);                            \
+                     });                                                       \
+  }
+
+// `static_cast` picks the `double(double)` overload of each libm function.
+using DoubleFn = double (*)(double);
+TFC_DEFINE_FLOAT_UNARY_FOLDER(ExpOp, static_cast<DoubleFn>(std::exp))
+TFC_DEFINE_FLOAT_UNARY_FOLDER(LogOp, static_cast<DoubleFn>(std::log))
+TFC_DEFINE_FLOAT_UNARY_FOLDER(Log1pOp, static_cast<DoubleFn>(std::log1p))
+TFC_DEFINE_FLOAT_UNARY_FOLDER(SqrtOp, static_cast<DoubleFn>(std::sqrt))
+TFC_DEFINE_FLOAT_UNARY_FOLDER(SinOp, static_cast<DoubleFn>(std::sin))
+TFC_DEFINE_FLOAT_UNARY_FOLDER(CosOp, static_cast<DoubleFn>(std::cos))
+TFC_DEFINE_FLOAT_UNARY_FOLDER(TanhOp, static_cast<DoubleFn>(std::tanh))
+TFC_DEFINE_FLOAT_UNARY_FOLDER(SigmoidOp, sigmoid)
+#undef TFC_DEFINE_FLOAT_UNARY_FOLDER
+
+//===----------------------------------------------------------------------===//
+// Binary elementwise folders
 //===----------------------------------------------------------------------===//
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  // x + 0 -> x
-  if (matchPattern(getRhs(), m_Zero()) || matchPattern(getRhs(), m_AnyZeroFloat()))
+  if (Attribute folded = foldBinary(
+          adaptor.getOperands(), getType(),
+          [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+            return a + b;
+          },
+          [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+            return a + b;
+          }))
+    return folded;
+  // x + 0 -> x (constants are moved to the right by the Commutative trait).
+  if (isSplatZero(adaptor.getRhs()))
     return getLhs();
   return {};
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (Attribute folded = foldBinary(
+          adaptor.getOperands(), getType(),
+          [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+            return a - b;
+          },
+          [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+            return a - b;
+          }))
+    return folded;
+  // x - 0 -> x
+  if (isSplatZero(adaptor.getRhs()))
+    return getLhs();
+  return {};
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (Attribute folded = foldBinary(
+          adaptor.getOperands(), getType(),
+          [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+            return a * b;
+          },
+          [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+            return a * b;
+          }))
+    return folded;
+  // x * 1 -> x
+  if (isSplatOne(adaptor.getRhs()))
+    return getLhs();
+  return {};
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (Attribute folded = foldBinary(
+          adaptor.getOperands(), getType(), nullptr,
+          [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+            return a / b;
+          }))
+    return folded;
+  // x / 1 -> x
+  if (isSplatOne(adaptor.getRhs()))
+    return getLhs();
+  return {};
+}
+
+OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs())
+    return getLhs();
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a.sge(b) ? a : b;
+      },
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return maximum(a, b);
+      });
+}
+
+OpFoldResult MinimumOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs())
+    return getLhs();
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a.sle(b) ? a : b;
+      },
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return minimum(a, b);
+      });
+}
+
+OpFoldResult FloorDivOp::fold(FoldAdaptor adaptor) {
+  if (Attribute folded = foldBinary(
+          adaptor.getOperands(), getType(),
+          [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+            // Division by zero and INT_MIN / -1 are not folded.
+            if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+              return std::nullopt;
+            APInt quotient = a.sdiv(b);
+            if (!a.srem(b).isZero() && (a.isNegative() != b.isNegative()))
+              quotient -= 1;
+            return quotient;
+          },
+          [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+            APFloat quotient = a / b;
+            (void)quotient.roundToIntegral(APFloat::rmTowardNegative);
+            return quotient;
+          }))
+    return folded;
+  // Integer x floordiv 1 -> x (for floats, floor(x) != x).
+  if (getSplatInt(adaptor.getRhs()) && isSplatOne(adaptor.getRhs()))
+    return getLhs();
+  return {};
+}
+
+OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+          return std::nullopt;
+        APInt rem = a.srem(b);
+        if (!rem.isZero() && rem.isNegative() != b.isNegative())
+          rem += b;
+        return rem;
+      },
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        APFloat rem = a;
+        (void)rem.mod(b);
+        if (!rem.isZero() && !rem.isNaN() && rem.isNegative() != b.isNegative())
+          rem = rem + b;
+        return rem;
+      });
+}
+
+OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
+  if (Attribute folded = foldBinary(
+          adaptor.getOperands(), getType(),
+          [](const APInt &base, const APInt &exponent) -> std::optional<APInt> {
+            if (exponent.isNegative())
+              return std::nullopt;
+            APInt result(base.getBitWidth(), 1), square = base;
+            for (uint64_t e = exponent.getZExtValue(); e; e >>= 1) {
+              if (e & 1)
+                result *= square;
+              square *= square;
+            }
+            return result;
+          },
+          [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+            return applyInDouble(a, b, static_cast<double (*)(double, double)>(
+                                           std::pow));
+          }))
+    return folded;
+  // x ^ 1 -> x
+  if (isSplatOne(adaptor.getRhs()))
+    return getLhs();
+  return {};
+}
+
+OpFoldResult LogicalAndOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs())
+    return getLhs();
+  if (std::optional<APInt> rhs = getSplatInt(adaptor.getRhs()))
+    return rhs->isOne() ? getLhs() : getRhs(); // x & true -> x, x & false -> false
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a & b;
+      },
+      nullptr);
+}
+
+OpFoldResult LogicalOrOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs())
+    return getLhs();
+  if (std::optional<APInt> rhs = getSplatInt(adaptor.getRhs()))
+    return rhs->isZero() ? getLhs() : getRhs(); // x | false -> x, x | true -> true
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a | b;
+      },
+      nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// CmpOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CmpOp::inferReturnTypes(MLIRContext *context,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type = getRankedTensor(
+      location, getOperationName(), "lhs", adaptor.getLhs().getType());
+  if (failed(type))
+    return failure();
+  inferred.push_back(type->clone(IntegerType::get(context, 1)));
+  return success();
+}
+
+namespace {
+/// Evaluates `predicate` given the outcome of a three-way comparison.
+bool evaluatePredicate(CmpPredicate predicate, bool less, bool equal,
+                       bool unordered) {
+  switch (predicate) {
+  case CmpPredicate::eq:
+    return !unordered && equal;
+  case CmpPredicate::ne:
+    return unordered || !equal;
+  case CmpPredicate::lt:
+    return !unordered && less;
+  case CmpPredicate::le:
+    return !unordered && (less || equal);
+  case CmpPredicate::gt:
+    return !unordered && !less && !equal;
+  case CmpPredicate::ge:
+    return !unordered && !less;
+  }
+  llvm_unreachable("unknown tfc.cmp predicate");
+}
+} // namespace
+
+OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
+  auto operandType = dyn_cast<ShapedType>(getLhs().getType());
+  if (!operandType || !operandType.hasStaticShape() || !adaptor.getLhs() ||
+      !adaptor.getRhs())
+    return {};
+  CmpPredicate predicate = getPredicate();
+  Type elementType = operandType.getElementType();
+  if (isa<FloatType>(elementType)) {
+    return constFoldBinaryOpConditional<FloatAttr, APFloat, void, IntegerAttr>(
+        adaptor.getOperands(), getType(),
+        [&](const APFloat &a, const APFloat &b) -> std::optional<APInt> {
+          APFloat::cmpResult order = a.compare(b);
+          return APInt(1, evaluatePredicate(
+                              predicate, order == APFloat::cmpLessThan,
+                              order == APFloat::cmpEqual,
+                              order == APFloat::cmpUnordered));
+        });
+  }
+  bool isBool = elementType.isInteger(1);
+  return constFoldBinaryOpConditional<IntegerAttr, APInt, void, IntegerAttr>(
+      adaptor.getOperands(), getType(),
+      [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        bool less = isBool ? a.ult(b) : a.slt(b);
+        return APInt(1, evaluatePredicate(predicate, less, a == b,
+                                          /*unordered=*/false));
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// SelectOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SelectOp::verify() {
+  auto condType = cast<RankedTensorType>(getCond().getType());
+  auto valueType = cast<RankedTensorType>(getType());
+  if (condType.getShape() != valueType.getShape())
+    return emitOpError("expected a condition of shape ")
+           << valueType.clone(condType.getElementType()) << " but got "
+           << condType;
+  return success();
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  if (getOnTrue() == getOnFalse())
+    return getOnTrue();
+  if (std::optional<APInt> cond = getSplatInt(adaptor.getCond()))
+    return cond->isOne() ? getOnTrue() : getOnFalse();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  auto operandType = cast<RankedTensorType>(getOperand().getType());
+  auto resultType = cast<RankedTensorType>(getType());
+  if (operandType.getShape() != resultType.getShape())
+    return emitOpError("expected a result of shape ")
+           << operandType.clone(resultType.getElementType()) << " but got "
+           << resultType;
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  // cast(cast(x)) to x's own type is not x in general (f32 -> i32 -> f32
+  // truncates), so only identical types fold.
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// BroadcastToOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastToOp::verify() {
+  auto operandType = cast<RankedTensorType>(getOperand().getType());
+  auto resultType = cast<RankedTensorType>(getType());
+  if (operandType.getElementType() != resultType.getElementType())
+    return emitOpError("expected the result element type to be ")
+           << operandType.getElementType() << " but got " << resultType;
+  int64_t rankDiff = resultType.getRank() - operandType.getRank();
+  if (rankDiff < 0)
+    return emitOpError("cannot broadcast ")
+           << operandType << " to the lower-rank " << resultType;
+  for (auto [i, dim] : llvm::enumerate(operandType.getShape())) {
+    int64_t target = resultType.getDimSize(i + rankDiff);
+    if (dim != 1 && !dimsCompatible(dim, target))
+      return emitOpError("cannot broadcast ")
+             << operandType << " to " << resultType << ": operand dim #" << i
+             << " is " << dim << ", expected 1 or " << target;
+  }
+  return success();
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  // broadcast_to(broadcast_to(x)) -> broadcast_to(x): broadcasting composes.
+  if (auto inner = getOperand().getDefiningOp<BroadcastToOp>()) {
+    getOperandMutable().assign(inner.getOperand());
+    return getResult();
+  }
+  // A broadcast splat is a splat of the result type.
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand()))
+    if (getType().hasStaticShape())
+      return SplatElementsAttr::get(getType(),
+                                    splat.getSplatValue<Attribute>());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> lhs =
+      getRankedTensor(location, name, "lhs", adaptor.getLhs().getType());
+  FailureOr<RankedTensorType> rhs =
+      getRankedTensor(location, name, "rhs", adaptor.getRhs().getType());
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  if (lhs->getElementType() != rhs->getElementType())
+    return emitInferError(location, name,
+                          "expected operands of one element type but got ",
+                          *lhs, " and ", *rhs);
+  int64_t rank = lhs->getRank();
+  if (rank < 2 || rhs->getRank() != rank)
+    return emitInferError(
+        location, name,
+        "expected operands of one rank, at least 2, but got ", *lhs, " and ",
+        *rhs);
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank - 2; ++i) {
+    int64_t a = lhs->getDimSize(i), b = rhs->getDimSize(i);
+    if (!dimsCompatible(a, b))
+      return emitInferError(location, name, "expected equal batch dims but ",
+                            "dim #", i, " is ", a, " in ", *lhs, " and ", b,
+                            " in ", *rhs);
+    shape.push_back(mergeDims(a, b));
+  }
+  int64_t k1 = lhs->getDimSize(rank - 1), k2 = rhs->getDimSize(rank - 2);
+  if (!dimsCompatible(k1, k2))
+    return emitInferError(location, name,
+                          "expected the contracted dims to match but lhs ", *lhs,
+                          " has ", k1, " columns and rhs ", *rhs, " has ", k2,
+                          " rows");
+  shape.push_back(lhs->getDimSize(rank - 2));
+  shape.push_back(rhs->getDimSize(rank - 1));
+  inferred.push_back(RankedTensorType::get(shape, lhs->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> type = getRankedTensor(
+      location, name, "the operand", adaptor.getOperand().getType());
+  if (failed(type))
+    return failure();
+  if (!adaptor.getPermAttr())
+    return emitInferError(location, name, "requires a 'perm' attribute");
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  int64_t rank = type->getRank();
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return emitInferError(location, name, "expected a permutation of ", rank,
+                          " dims for ", *type, " but got ", perm.size(),
+                          " entries");
+  SmallVector<bool> seen(rank, false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen[p])
+      return emitInferError(location, name, "expected a permutation of [0, ",
+                            rank, ") but got [", adaptor.getPermAttr(), "]");
+    seen[p] = true;
+    shape.push_back(type->getDimSize(p));
+  }
+  inferred.push_back(type->clone(shape));
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPerm();
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (static_cast<int64_t>(i) != p)
+      return {};
+  return getOperand();
+}
+
+namespace {
+/// transpose(transpose(x, p1), p2) -> transpose(x, p1 o p2); the identity
+/// permutation is then folded away.
+struct ComposeTransposes : public OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getOperand().getDefiningOp<TransposeOp>();
+    if (!inner)
+      return rewriter.notifyMatchFailure(op, "operand is not a tfc.transpose");
+    ArrayRef<int64_t> innerPerm = inner.getPerm();
+    SmallVector<int64_t> composed = llvm::map_to_vector(
+        op.getPerm(), [&](int64_t p) { return innerPerm[p]; });
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                             inner.getOperand(), composed);
+    return success();
+  }
+};
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<ComposeTransposes>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// ReshapeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  auto operandType = cast<RankedTensorType>(getOperand().getType());
+  auto resultType = cast<RankedTensorType>(getType());
+  if (operandType.getElementType() != resultType.getElementType())
+    return emitOpError("expected the result element type to be ")
+           << operandType.getElementType() << " but got " << resultType;
+  if (operandType.hasStaticShape() && resultType.hasStaticShape() &&
+      operandType.getNumElements() != resultType.getNumElements())
+    return emitOpError("cannot reshape ")
+           << operandType << " (" << operandType.getNumElements()
+           << " elements) to " << resultType << " ("
+           << resultType.getNumElements() << " elements)";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  // reshape(reshape(x)) -> reshape(x): only the final shape matters.
+  if (auto inner = getOperand().getDefiningOp<ReshapeOp>()) {
+    getOperandMutable().assign(inner.getOperand());
+    return getResult();
+  }
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand()))
+    if (getType().hasStaticShape())
+      return dense.reshape(getType());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ExpandDimsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> location,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> type = getRankedTensor(
+      location, name, "the operand", adaptor.getOperand().getType());
+  if (failed(type))
+    return failure();
+  if (!adaptor.getAxisAttr())
+    return emitInferError(location, name, "requires an 'axis' attribute");
+  int64_t axis = adaptor.getAxisAttr().getInt();
+  int64_t rank = type->getRank();
+  if (axis < 0 || axis > rank)
+    return emitInferError(location, name, "expected axis in [0, ", rank,
+                          "] for ", *type, " but got ", axis);
+  SmallVector<int64_t> shape(type->getShape());
+  shape.insert(shape.begin() + axis, 1);
+  inferred.push_back(type->clone(shape));
+  return success();
+}
+
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor) {
+  // expand_dims(squeeze(x, [a]), a) -> x
+  if (auto squeeze = getOperand().getDefiningOp<SqueezeOp>())
+    if (squeeze.getAxes() == ArrayRef<int64_t>{getAxisAttr().getInt()} &&
+        squeeze.getOperand().getType() == getType())
+      return squeeze.getOperand();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// SqueezeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> type = getRankedTensor(
+      location, name, "the operand", adaptor.getOperand().getType());
+  if (failed(type))
+    return failure();
+  if (!adaptor.getAxesAttr())
+    return emitInferError(location, name, "requires an 'axes' attribute");
+  ArrayRef<int64_t> axes = adaptor.getAxes();
+  if (failed(verifyNormalizedAxes(location, name, axes, type->getRank())))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [i, dim] : llvm::enumerate(type->getShape())) {
+    if (!llvm::is_contained(axes, static_cast<int64_t>(i))) {
+      shape.push_back(dim);
+      continue;
+    }
+    if (dim != 1)
+      return emitInferError(location, name, "cannot squeeze dim #", i,
+                            " of ", *type, ": expected size 1 but got ",
+                            ShapedType::isDynamic(dim) ? std::string("?")
+                                                       : std::to_string(dim));
+  }
+  inferred.push_back(type->clone(shape));
+  return success();
+}
+
+OpFoldResult SqueezeOp::fold(FoldAdaptor) {
+  if (getAxes().empty())
+    return getOperand();
+  // squeeze(expand_dims(x, a), [a]) -> x
+  if (auto expand = getOperand().getDefiningOp<ExpandDimsOp>())
+    if (getAxes() == ArrayRef<int64_t>{expand.getAxisAttr().getInt()})
+      return expand.getOperand();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ConcatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return emitInferError(location, name, "expected at least one input");
+  if (!adaptor.getAxisAttr())
+    return emitInferError(location, name, "requires an 'axis' attribute");
+  FailureOr<RankedTensorType> first =
+      getRankedTensor(location, name, "input #0", inputs[0].getType());
+  if (failed(first))
+    return failure();
+  int64_t rank = first->getRank();
+  int64_t axis = adaptor.getAxisAttr().getInt();
+  if (axis < 0 || axis >= rank)
+    return emitInferError(location, name, "expected axis in [0, ", rank,
+                          ") for ", *first, " but got ", axis);
+  SmallVector<int64_t> shape(first->getShape());
+  for (auto [i, input] : llvm::enumerate(inputs.drop_front())) {
+    FailureOr<RankedTensorType> type = getRankedTensor(
+        location, name, "input #" + std::to_string(i + 1), input.getType());
+    if (failed(type))
+      return failure();
+    if (type->getElementType() != first->getElementType() ||
+        type->getRank() != rank)
+      return emitInferError(location, name,
+                            "expected inputs of one rank and element type but "
+                            "got ",
+                            *first, " and ", *type);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t dim = type->getDimSize(d);
+      if (d == axis) {
+        shape[d] = ShapedType::isDynamic(shape[d]) || ShapedType::isDynamic(dim)
+                       ? ShapedType::kDynamic
+                       : shape[d] + dim;
+        continue;
+      }
+      if (!dimsCompatible(shape[d], dim))
+        return emitInferError(location, name, "expected input #", i + 1, " ",
+                              *type, " to match ", *first, " in dim #", d,
+                              " (all dims but the axis must agree)");
+      shape[d] = mergeDims(shape[d], dim);
+    }
+  }
+  inferred.push_back(first->clone(shape));
+  return success();
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
+    return getInputs()[0];
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// SliceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> type = getRankedTensor(
+      location, name, "the operand", adaptor.getOperand().getType());
+  if (failed(type))
+    return failure();
+  if (!adaptor.getBeginAttr() || !adaptor.getSizeAttr())
+    return emitInferError(location, name,
+                          "requires 'begin' and 'size' attributes");
+  ArrayRef<int64_t> begin = adaptor.getBegin(), size = adaptor.getSize();
+  int64_t rank = type->getRank();
+  if (static_cast<int64_t>(begin.size()) != rank ||
+      static_cast<int64_t>(size.size()) != rank)
+    return emitInferError(location, name, "expected ", rank,
+                          " begin and size entries for ", *type, " but got ",
+                          begin.size(), " and ", size.size());
+  for (int64_t d = 0; d < rank; ++d) {
+    if (begin[d] < 0 || size[d] < 0)
+      return emitInferError(location, name,
+                            "expected non-negative begin and size but got "
+                            "begin ",
+                            begin[d], " and size ", size[d], " in dim #", d);
+    int64_t dim = type->getDimSize(d);
+    if (!ShapedType::isDynamic(dim) && begin[d] + size[d] > dim)
+      return emitInferError(location, name, "slice [", begin[d], ", ",
+                            begin[d] + size[d], ") is out of bounds of dim #",
+                            d, " of ", *type);
+  }
+  inferred.push_back(type->clone(size));
+  return success();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  if (getOperand().getType() == getType() &&
+      llvm::all_of(getBegin(), [](int64_t b) { return b == 0; }))
+    return getOperand();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Result type of reducing `axes` of `operand`, shared by all reductions.
+LogicalResult inferReduceType(std::optional<Location> location,
+                              StringRef name, Type operand,
+                              DenseI64ArrayAttr axesAttr, BoolAttr keepdims,
+                              SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type =
+      getRankedTensor(location, name, "the operand", operand);
+  if (failed(type))
+    return failure();
+  if (!axesAttr || !keepdims)
+    return emitInferError(location, name,
+                          "requires 'axes' and 'keepdims' attributes");
+  ArrayRef<int64_t> axes = axesAttr.asArrayRef();
+  if (failed(verifyNormalizedAxes(location, name, axes, type->getRank())))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [i, dim] : llvm::enumerate(type->getShape())) {
+    if (!llvm::is_contained(axes, static_cast<int64_t>(i)))
+      shape.push_back(dim);
+    else if (keepdims.getValue())
+      shape.push_back(1);
+  }
+  inferred.push_back(type->clone(shape));
+  return success();
+}
+
+/// A reduction over no axes is the identity.
+template <typename OpTy>
+OpFoldResult foldReduce(OpTy op) {
+  if (op.getAxes().empty() && op.getOperand().getType() == op.getType())
+    return op.getOperand();
+  return {};
+}
+} // namespace
+
+#define TFC_DEFINE_REDUCTION(OpTy)                                             \
+  LogicalResult OpTy::inferReturnTypes(                                        \
+      MLIRContext *, std::optional<Location> location, Adaptor adaptor,        \
+      SmallVectorImpl<Type> &inferred) {                                       \
+    return inferReduceType(location, getOperationName(),                       \
+                           adaptor.getOperand().getType(),                     \
+                           adaptor.getAxesAttr(), adaptor.getKeepdimsAttr(),   \
+                           inferred);                                          \
+  }                                                                            \
+  OpFoldResult OpTy::fold(FoldAdaptor) { return foldReduce(*this); }
+
+TFC_DEFINE_REDUCTION(ReduceSumOp)
+TFC_DEFINE_REDUCTION(ReduceMeanOp)
+TFC_DEFINE_REDUCTION(ReduceMaxOp)
+TFC_DEFINE_REDUCTION(ReduceMinOp)
+TFC_DEFINE_REDUCTION(ReduceProdOp)
+#undef TFC_DEFINE_REDUCTION
+
+//===----------------------------------------------------------------------===//
+// ArgMaxOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> type = getRankedTensor(
+      location, name, "the operand", adaptor.getOperand().getType());
+  if (failed(type))
+    return failure();
+  if (!adaptor.getAxisAttr())
+    return emitInferError(location, name, "requires an 'axis' attribute");
+  int64_t axis = adaptor.getAxisAttr().getInt();
+  int64_t rank = type->getRank();
+  if (axis < 0 || axis >= rank)
+    return emitInferError(location, name, "expected axis in [0, ", rank,
+                          ") for ", *type, " but got ", axis);
+  SmallVector<int64_t> shape(type->getShape());
+  shape.erase(shape.begin() + axis);
+  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(context, 64)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax family
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Checks that a softmax-like op's axis is a dim of its operand.
+LogicalResult verifySoftmaxAxis(Operation *op, RankedTensorType type,
+                                int64_t axis) {
+  if (axis < 0 || axis >= type.getRank())
+    return op->emitOpError("expected axis in [0, ")
+           << type.getRank() << ") for " << type << " but got " << axis;
+  return success();
+}
+} // namespace
+
+LogicalResult SoftmaxOp::verify() {
+  return verifySoftmaxAxis(*this, getType(), getAxisAttr().getInt());
+}
+
+LogicalResult LogSoftmaxOp::verify() {
+  return verifySoftmaxAxis(*this, getType(), getAxisAttr().getInt());
+}
+
+LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> type = getRankedTensor(
+      location, name, "logits", adaptor.getLogits().getType());
+  if (failed(type))
+    return failure();
+  if (type->getRank() < 1)
+    return emitInferError(location, name,
+                          "expected logits of rank at least 1 but got ", *type);
+  inferred.push_back(type->clone(type->getShape().drop_back()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OneHotOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OneHotOp::verify() {
+  auto indicesType = cast<RankedTensorType>(getIndices().getType());
+  auto resultType = cast<RankedTensorType>(getType());
+  int64_t depth = getDepthAttr().getInt();
+  if (depth < 1)
+    return emitOpError("expected depth of at least 1 but got ") << depth;
+  SmallVector<int64_t> shape(indicesType.getShape());
+  shape.push_back(depth);
+  if (resultType.getShape() != ArrayRef<int64_t>(shape))
+    return emitOpError("expected a result of shape ")
+           << RankedTensorType::get(shape, resultType.getElementType())
+           << " (indices shape + depth) but got " << resultType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// IfOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The terminator of a single-block region if it is `TerminatorTy`.
+template <typename TerminatorTy>
+TerminatorTy getTerminatorOf(Region &region) {
+  if (region.empty() || region.front().empty())
+    return {};
+  return dyn_cast<TerminatorTy>(region.front().back());
+}
+
+/// Checks that `region` ends in `TerminatorTy`, naming what it found.
+template <typename TerminatorTy>
+FailureOr<TerminatorTy> verifyTerminator(Operation *op, Region &region,
+                                         StringRef regionName) {
+  if (region.empty() || region.front().empty())
+    return op->emitOpError("expected the ")
+           << regionName << " region to end with '"
+           << TerminatorTy::getOperationName() << "' but it is empty";
+  Operation &last = region.front().back();
+  if (auto terminator = dyn_cast<TerminatorTy>(last))
+    return terminator;
+  return op->emitOpError("expected the ")
+         << regionName << " region to end with '"
+         << TerminatorTy::getOperationName() << "' but got '"
+         << last.getName() << "'";
+}
+
+/// Checks that `actual` (what `actualWhat` passes) has the types `expected`
+/// (what `expectedWhat` needs), naming both types on a mismatch.
+LogicalResult verifyTypesMatch(Operation *op, TypeRange actual,
+                               StringRef actualWhat, TypeRange expected,
+                               StringRef expectedWhat) {
+  if (actual.size() != expected.size())
+    return op->emitOpError()
+           << actualWhat << " has " << actual.size() << " values but "
+           << expectedWhat << " has " << expected.size();
+  for (auto [i, types] : llvm::enumerate(llvm::zip(actual, expected))) {
+    auto [a, e] = types;
+    if (a != e)
+      return op->emitOpError()
+             << actualWhat << " #" << i << " has type " << a << " but "
+             << expectedWhat << " #" << i << " has type " << e;
+  }
+  return success();
+}
+} // namespace
+
+YieldOp IfOp::thenYield() { return getTerminatorOf<YieldOp>(getThenRegion()); }
+
+YieldOp IfOp::elseYield() { return getTerminatorOf<YieldOp>(getElseRegion()); }
+
+LogicalResult IfOp::verify() {
+  if (getElseRegion().empty()) {
+    if (getNumResults() != 0)
+      return emitOpError("expected an else region since the op has ")
+             << getNumResults() << " results";
+  } else if (!getElseRegion().hasOneBlock()) {
+    return emitOpError("expected the else region to have one block but got ")
+           << getElseRegion().getBlocks().size();
+  }
+  for (auto [region, name] :
+       {std::pair<Region *, StringRef>{&getThenRegion(), "then"},
+        {&getElseRegion(), "else"}}) {
+    if (region->empty())
+      continue;
+    FailureOr<YieldOp> yield = verifyTerminator<YieldOp>(*this, *region, name);
+    if (failed(yield))
+      return failure();
+    std::string what = ("the " + name + " region's tfc.yield value").str();
+    if (failed(verifyTypesMatch(*this, yield->getOperandTypes(), what,
+                                getResultTypes(), "result")))
+      return failure();
+  }
+  return success();
+}
+
+void IfOp::getSuccessorRegions(RegionBranchPoint point,
+                               SmallVectorImpl<RegionSuccessor> &regions) {
+  // Each region branches back to the parent.
+  if (!point.isParent()) {
+    regions.push_back(RegionSuccessor(getOperation(), getResults()));
+    return;
+  }
+  regions.push_back(RegionSuccessor(&getThenRegion()));
+  if (getElseRegion().empty())
+    regions.push_back(RegionSuccessor(getOperation(), getResults()));
+  else
+    regions.push_back(RegionSuccessor(&getElseRegion()));
+}
+
+void IfOp::getEntrySuccessorRegions(ArrayRef<Attribute> operands,
+                                    SmallVectorImpl<RegionSuccessor> &regions) {
+  std::optional<APInt> condition =
+      operands.empty() ? std::nullopt : getSplatInt(operands[0]);
+  if (!condition) {
+    getSuccessorRegions(RegionBranchPoint::parent(), regions);
+    return;
+  }
+  if (condition->isOne())
+    regions.push_back(RegionSuccessor(&getThenRegion()));
+  else if (!getElseRegion().empty())
+    regions.push_back(RegionSuccessor(&getElseRegion()));
+  else
+    regions.push_back(RegionSuccessor(getOperation(), getResults()));
+}
+
+void IfOp::getRegionInvocationBounds(
+    ArrayRef<Attribute> operands,
+    SmallVectorImpl<InvocationBounds> &invocationBounds) {
+  std::optional<APInt> condition =
+      operands.empty() ? std::nullopt : getSplatInt(operands[0]);
+  if (!condition) {
+    invocationBounds.assign(2, {0, 1});
+    return;
+  }
+  invocationBounds.push_back(condition->isOne() ? InvocationBounds(1, 1)
+                                                : InvocationBounds(0, 0));
+  invocationBounds.push_back(condition->isOne() ? InvocationBounds(0, 0)
+                                                : InvocationBounds(1, 1));
+}
+
+namespace {
+/// Replaces a `tfc.if` on a constant predicate by the ops of the taken
+/// branch, its results by the values that branch yields.
+struct InlineIfWithConstantPredicate : public OpRewritePattern<IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(IfOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr predicate;
+    if (!matchPattern(op.getCondition(), m_Constant(&predicate)))
+      return rewriter.notifyMatchFailure(op, "predicate is not a constant");
+    bool taken = predicate.getSplatValue<bool>();
+    Region &region = taken ? op.getThenRegion() : op.getElseRegion();
+    if (region.empty()) {
+      // A false predicate without an else region: nothing runs.
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Block *block = &region.front();
+    auto yield = dyn_cast<YieldOp>(block->getTerminator());
+    if (!yield)
+      return rewriter.notifyMatchFailure(op, "branch is not yield-terminated");
+    SmallVector<Value> results(yield.getOperands());
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(block, op);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void IfOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                       MLIRContext *context) {
+  results.add<InlineIfWithConstantPredicate>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// WhileOp
+//===----------------------------------------------------------------------===//
+
+ConditionOp WhileOp::getConditionOp() {
+  return getTerminatorOf<ConditionOp>(getBefore());
+}
+
+YieldOp WhileOp::getYieldOp() { return getTerminatorOf<YieldOp>(getAfter()); }
+
+Block::BlockArgListType WhileOp::getBeforeArguments() {
+  return getBefore().getArguments();
+}
+
+Block::BlockArgListType WhileOp::getAfterArguments() {
+  return getAfter().getArguments();
+}
+
+LogicalResult WhileOp::verify() {
+  // Region shapes (one block each) are checked by the op's traits first.
+  if (failed(verifyTypesMatch(*this, getBefore().getArgumentTypes(),
+                              "before region argument", getInits().getTypes(),
+                              "init")))
+    return failure();
+  FailureOr<ConditionOp> condition =
+      verifyTerminator<ConditionOp>(*this, getBefore(), "before");
+  if (failed(condition))
+    return failure();
+  if (failed(verifyTypesMatch(*this, condition->getArgs().getTypes(),
+                              "tfc.condition value", getResultTypes(),
+                              "result")))
+    return failure();
+  if (failed(verifyTypesMatch(*this, getAfter().getArgumentTypes(),
+                              "after region argument",
+                              condition->getArgs().getTypes(),
+                              "tfc.condition value")))
+    return failure();
+  FailureOr<YieldOp> yield = verifyTerminator<YieldOp>(*this, getAfter(),
+                                                       "after");
+  if (failed(yield))
+    return failure();
+  return verifyTypesMatch(*this, yield->getOperandTypes(), "tfc.yield value",
+                          getBefore().getArgumentTypes(),
+                          "before region argument");
+}
+
+OperandRange WhileOp::getEntrySuccessorOperands(RegionSuccessor) {
+  return getInits();
+}
+
+void WhileOp::getSuccessorRegions(RegionBranchPoint point,
+                                  SmallVectorImpl<RegionSuccessor> &regions) {
+  // Entering the op, or finishing the body: evaluate the condition.
+  if (point.isParent() || point.getTerminatorPredecessorOrNull()
+                                  ->getParentRegion() == &getAfter()) {
+    regions.push_back(RegionSuccessor(&getBefore(), getBeforeArguments()));
+    return;
+  }
+  // From the condition: run the body or leave.
+  regions.push_back(RegionSuccessor(&getAfter(), getAfterArguments()));
+  regions.push_back(RegionSuccessor(getOperation(), getResults()));
+}
+
+/// Parses `tfc.while (%arg = %init, ...) : (types) -> types region do region`.
+ParseResult WhileOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> regionArgs;
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  Region *before = result.addRegion();
+  Region *after = result.addRegion();
+
+  OptionalParseResult listResult =
+      parser.parseOptionalAssignmentList(regionArgs, inits);
+  if (listResult.has_value() && failed(*listResult))
+    return failure();
+
+  FunctionType functionType;
+  SMLoc typeLoc = parser.getCurrentLocation();
+  if (parser.parseColonType(functionType))
+    return failure();
+  if (functionType.getNumInputs() != inits.size())
+    return parser.emitError(typeLoc)
+           << "expected " << inits.size()
+           << " input types, one per init, but got "
+           << functionType.getNumInputs();
+  result.addTypes(functionType.getResults());
+  if (parser.resolveOperands(inits, functionType.getInputs(), typeLoc,
+                             result.operands))
+    return failure();
+  for (auto [arg, type] : llvm::zip(regionArgs, functionType.getInputs()))
+    arg.type = type;
+
+  if (parser.parseRegion(*before, regionArgs) || parser.parseKeyword("do") ||
+      parser.parseRegion(*after) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  return success();
+}
+
+void WhileOp::print(OpAsmPrinter &p) {
+  if (!getInits().empty()) {
+    p << " (";
+    llvm::interleaveComma(llvm::zip(getBeforeArguments(), getInits()), p,
+                          [&](auto pair) {
+                            p << std::get<0>(pair) << " = " << std::get<1>(pair);
+                          });
+    p << ")";
+  }
+  p << " : ";
+  p.printFunctionalType(getInits().getTypes(), getResultTypes());
+  p << ' ';
+  p.printRegion(getBefore(), /*printEntryBlockArgs=*/false);
+  p << " do ";
+  p.printRegion(getAfter());
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+}
+
+//===----------------------------------------------------------------------===//
+// ConditionOp
+//===----------------------------------------------------------------------===//
+
+MutableOperandRange
+ConditionOp::getMutableSuccessorOperands(RegionSuccessor) {
+  return getArgsMutable();
+}
+
+void ConditionOp::getSuccessorRegions(
+    ArrayRef<Attribute> operands, SmallVectorImpl<RegionSuccessor> &regions) {
+  auto loop = cast<WhileOp>((*this)->getParentOp());
+  std::optional<APInt> condition =
+      operands.empty() ? std::nullopt : getSplatInt(operands[0]);
+  if (!condition || condition->isOne())
+    regions.push_back(RegionSuccessor(&loop.getAfter(),
+                                      loop.getAfterArguments()));
+  if (!condition || condition->isZero())
+    regions.push_back(RegionSuccessor(loop.getOperation(), loop.getResults()));
+}
+
+//===----------------------------------------------------------------------===//
+// VarReadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult VarReadOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  auto varType = dyn_cast<VarType>(adaptor.getVar().getType());
+  if (!varType)
+    return emitInferError(location, getOperationName(),
+                          "expected a !tfc.var operand but got ",
+                          adaptor.getVar().getType());
+  inferred.push_back(varType.getValueType());
+  return success();
 }
 
 #define GET_ATTRDEF_CLASSES

@@ -42,6 +42,7 @@ def Tfc_VarType : Tfc_Type<"Var", "var"> {
   }];
   let parameters = (ins "::mlir::RankedTensorType":$valueType);
   let assemblyFormat = "`<` $valueType `>`";
+  let genVerifyDecl = 1;
 }
 
 //===----------------------------------------------------------------------===//

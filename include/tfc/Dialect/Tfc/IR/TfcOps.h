@@ -1,4 +1,14 @@
 //===- TfcOps.h - tfc operations --------------------------------*- C++ -*-===//
+//
+// Part of the tfc project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The C++ classes of every tfc op (generated from TfcOps.td), the side-effect
+// resources they use, and small helpers for building ops with normalized axes.
+//
+//===----------------------------------------------------------------------===//
+
 #ifndef TFC_DIALECT_TFC_IR_TFCOPS_H
 #define TFC_DIALECT_TFC_IR_TFCOPS_H
 
@@ -12,6 +22,35 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
+
+namespace mlir::tfc {
+
+/// The storage behind `!tfc.var` handles: `tfc.var_read` reads it,
+/// `tfc.var_assign*` write it. Keeping it apart from the default resource
+/// lets passes move variable accesses across prints and vice versa.
+struct VariableResource
+    : public SideEffects::Resource::Base<VariableResource> {
+  StringRef getName() final { return "tfc::VariableResource"; }
+};
+
+/// The program's observable output stream, written by `tfc.print` and
+/// `tfc.assert`, so they are never erased or reordered among themselves.
+struct OutputResource : public SideEffects::Resource::Base<OutputResource> {
+  StringRef getName() final { return "tfc::OutputResource"; }
+};
+
+/// Normalizes a list of possibly negative (Python-style) axes for a tensor of
+/// rank `rank`: each axis `a` in `[-rank, rank)` becomes `a mod rank`, and the
+/// list is sorted and de-duplicated, as reduction and squeeze attributes
+/// require. Fails if an axis is out of range.
+FailureOr<SmallVector<int64_t>> normalizeAxes(ArrayRef<int64_t> axes,
+                                              int64_t rank);
+
+/// Normalizes one possibly negative axis into `[0, bound)`, where `bound` is
+/// the rank (or rank + 1 for `tfc.expand_dims`). Fails if out of range.
+FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t bound);
+
+} // namespace mlir::tfc
 
 #include "tfc/Dialect/Tfc/IR/TfcOpsEnums.h.inc"
 #include "tfc/Dialect/Tfc/IR/TfcInterfaces.h.inc"
