@@ -1,0 +1,113 @@
+//===- UserGuideTest.cpp - The examples of docs/user-guide.md --------------===//
+//
+// Each test runs a snippet of the eager section of docs/user-guide.md and
+// checks the output the guide shows. Keep the two in sync.
+//
+//===----------------------------------------------------------------------===//
+#include "TestUtil.h"
+
+#include <sstream>
+
+using namespace tfc;
+using namespace tfc::testing;
+
+namespace {
+
+std::string lines(std::initializer_list<const char *> ls) {
+  std::string s;
+  for (const char *l : ls)
+    s += std::string(l) + "\n";
+  return s;
+}
+
+TEST(UserGuide, Tensors) {
+  std::ostringstream out;
+  Tensor a = constant({{1.f, 2.f}, {3.f, 4.f}});
+  Tensor n = constant(6);
+  Tensor m = constant({1, 2.5});
+  Tensor v = from_vector<int64_t>({1, 2, 3, 4, 5, 6}, {2, 3});
+  out << a << "\n" << n << "\n" << m << "\n" << v << "\n";
+  EXPECT_EQ(out.str(), lines({"tfc.Tensor(", "[[1. 2.]",
+                              " [3. 4.]], shape=(2, 2), dtype=float32)",
+                              "tfc.Tensor(6, shape=(), dtype=int32)",
+                              "tfc.Tensor([1.  2.5], shape=(2,), dtype=float64)",
+                              "tfc.Tensor(", "[[1 2 3]",
+                              " [4 5 6]], shape=(2, 3), dtype=int64)"}));
+}
+
+TEST(UserGuide, Ops) {
+  std::ostringstream out;
+  Tensor x = constant({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
+  out << x * 2 + 1 << "\n";
+  out << reduce_sum(x, {-1}) << "\n";
+  out << reduce_mean(x, {0}, /*keepdims=*/true) << "\n";
+  out << (x > 2.f) << "\n";
+  out << softmax(constant({1.f, 2.f, 3.f})) << "\n";
+  out << floor_div(constant({7, -7}), 2) << " " << mod(constant({7, -7}), 2)
+      << "\n";
+  EXPECT_EQ(out.str(),
+            lines({"tfc.Tensor(", "[[ 3.  5.  7.]",
+                   " [ 9. 11. 13.]], shape=(2, 3), dtype=float32)",
+                   "tfc.Tensor([ 6. 15.], shape=(2,), dtype=float32)",
+                   "tfc.Tensor([[2.5 3.5 4.5]], shape=(1, 3), dtype=float32)",
+                   "tfc.Tensor(", "[[False False  True]",
+                   " [ True  True  True]], shape=(2, 3), dtype=bool)",
+                   "tfc.Tensor([0.09003057 0.24472848 0.66524094], "
+                   "shape=(3,), dtype=float32)",
+                   "tfc.Tensor([ 3 -4], shape=(2,), dtype=int32) "
+                   "tfc.Tensor([1 1], shape=(2,), dtype=int32)"}));
+}
+
+TEST(UserGuide, Variables) {
+  Variable w(zeros({2}), "w");
+  Variable alias = w;
+  alias.assign_add(constant({1.f, 2.f}));
+  w.assign_sub(0.5f);
+  EXPECT_EQ(w.value().str(),
+            "tfc.Tensor([0.5 1.5], shape=(2,), dtype=float32)");
+}
+
+TEST(UserGuide, ControlFlowPrintAssert) {
+  Tensor x = constant({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
+  Tensor y =
+      cond(reduce_sum(x) > 10.f, [&] { return x / 2; }, [&] { return x; });
+  EXPECT_TRUE(tensorIs(y, DType::Float32, {2, 3}, {0.5, 1, 1.5, 2, 2.5, 3}));
+  auto r = while_loop(
+      [](const std::vector<Tensor> &v) { return v[0] < 10; },
+      [](const std::vector<Tensor> &v) {
+        return std::vector<Tensor>{v[0] * 2};
+      },
+      {constant(1)});
+  EXPECT_EQ(r[0].str(), "tfc.Tensor(16, shape=(), dtype=int32)");
+
+  PrintCapture capture;
+  print("x =", x);
+  print("sum and max:", reduce_sum(x), reduce_max(x));
+  EXPECT_EQ(capture.lines, (std::vector<std::string>{
+                               "x = [[1. 2. 3.]\n [4. 5. 6.]]",
+                               "sum and max: 21.0 6.0"}));
+
+  EXPECT_TRUE(throwsWith<RuntimeError>(
+      [&] { assert_true(x > 3.f, "x must exceed 3"); },
+      {"assertion failed: x must exceed 3 (element 0 of the predicate, shape "
+       "(2, 3), is false)"}));
+}
+
+TEST(UserGuide, Errors) {
+  Variable w(zeros({2}), "w");
+  Tensor x = zeros({2, 3});
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
+      [] { add(constant({1.f, 2.f}), constant({1.f, 2.f, 3.f})); },
+      {"add: incompatible shapes (2,) and (3,) (float32 vs float32) (at "}));
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
+      [&] { reduce_sum(x, {2}); },
+      {"reduce_sum: axis 2 is out of range for shape (2, 3) (rank 2, valid "
+       "axes are [-2, 2)) (at "}));
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
+      [&] { w.assign(zeros({3})); },
+      {"assign: variable 'w' has shape (2,) and dtype float32, but the value "
+       "has shape (3,) and dtype float32 (a variable's shape is fixed when it "
+       "is created) (at "}));
+}
+
+} // namespace
