@@ -19,7 +19,7 @@ std::string describeTensor(const Tensor &t) {
 }
 } // namespace
 
-// --- Traced control flow -----------------------------------------------------------
+// --- Traced control flow -----------------------------------------------------
 // The tracer (tfc::function) implements these through its TraceHook.
 
 std::vector<Tensor>
@@ -70,8 +70,9 @@ void tfc::detail::check_bool_scalar(std::string_view what, const Tensor &pred,
                                     "default-constructed tfc::Tensor)",
                            loc);
   if (pred.dtype() != DType::Bool || pred.rank() != 0)
-    throw_invalid_argument(prefix + ": the predicate must be a bool scalar "
-                                    "(shape ()), but it has " +
+    throw_invalid_argument(prefix +
+                               ": the predicate must be a bool scalar "
+                               "(shape ()), but it has " +
                                describeTensor(pred),
                            loc);
   if (pred.is_symbolic() && !active_trace_hook())
@@ -85,11 +86,11 @@ void tfc::detail::check_loop_vars(const std::vector<Tensor> &before,
                                   const std::vector<Tensor> &after,
                                   const std::source_location &loc) {
   if (after.size() != before.size())
-    throw_invalid_argument(
-        "while_loop: the body returned " + std::to_string(after.size()) +
-            " loop variables, but the loop has " +
-            std::to_string(before.size()),
-        loc);
+    throw_invalid_argument("while_loop: the body returned " +
+                               std::to_string(after.size()) +
+                               " loop variables, but the loop has " +
+                               std::to_string(before.size()),
+                           loc);
   const bool entering = &before == &after;
   for (size_t i = 0; i < before.size(); ++i) {
     const std::string var = "while_loop: loop variable " + std::to_string(i);
@@ -104,20 +105,18 @@ void tfc::detail::check_loop_vars(const std::vector<Tensor> &before,
       throw_invalid_argument(
           var + " has dtype " + std::string(to_string(before[i].dtype())) +
               " before the loop, but dtype " +
-              std::string(to_string(after[i].dtype())) +
-              " after one iteration",
+              std::string(to_string(after[i].dtype())) + " after one iteration",
           loc);
     if (after[i].shape() != before[i].shape())
-      throw_invalid_argument(var + " has shape " +
-                                 loop_shape_to_string(before[i].shape()) +
-                                 " before the loop, but shape " +
-                                 loop_shape_to_string(after[i].shape()) +
-                                 " after one iteration",
-                             loc);
+      throw_invalid_argument(
+          var + " has shape " + loop_shape_to_string(before[i].shape()) +
+              " before the loop, but shape " +
+              loop_shape_to_string(after[i].shape()) + " after one iteration",
+          loc);
   }
 }
 
-// --- print / assert_true --------------------------------------------------------------
+// --- print / assert_true -----------------------------------------------------
 
 std::string tfc::detail::format_print_line(std::string_view label,
                                            const std::vector<Tensor> &tensors) {

@@ -61,7 +61,8 @@ public:
       if (node.overflows())
         fail("the literal at " + pathToString(path) +
              " is larger than the largest int64");
-      dtype = sawLeaf ? promote(dtype, node.scalar_dtype()) : node.scalar_dtype();
+      dtype =
+          sawLeaf ? promote(dtype, node.scalar_dtype()) : node.scalar_dtype();
       sawLeaf = true;
       return;
     }
@@ -126,8 +127,8 @@ private:
       int64_t v;
       if (leaf.is_floating_literal()) {
         double d = leaf.float_value();
-        if (!std::isfinite(d) || d != std::trunc(d) || d < -9.2233720368547758e18 ||
-            d >= 9.2233720368547758e18)
+        if (!std::isfinite(d) || d != std::trunc(d) ||
+            d < -9.2233720368547758e18 || d >= 9.2233720368547758e18)
           reject(format_double(d));
         v = static_cast<int64_t>(d);
       } else {
@@ -252,9 +253,8 @@ Tensor tfc::random_uniform(std::vector<int64_t> shape, double lo, double hi,
                            uint64_t seed, DType dtype,
                            std::source_location loc) {
   checkShape("random_uniform", shape, loc);
-  return withLocation(loc, [&] {
-    return kernels::random_uniform(shape, lo, hi, seed, dtype);
-  });
+  return withLocation(
+      loc, [&] { return kernels::random_uniform(shape, lo, hi, seed, dtype); });
 }
 
 Tensor tfc::random_normal(std::vector<int64_t> shape, double mean,

@@ -93,7 +93,8 @@ void tfc::detail::push_op_observer(OpObserver *observer) {
 }
 
 void tfc::detail::pop_op_observer(OpObserver *observer) {
-  auto it = std::find(threadObservers.rbegin(), threadObservers.rend(), observer);
+  auto it =
+      std::find(threadObservers.rbegin(), threadObservers.rend(), observer);
   if (it != threadObservers.rend())
     threadObservers.erase(std::next(it).base());
   threadState.numObservers = threadObservers.size();
@@ -139,12 +140,18 @@ std::string_view tfc::detail::api_op_name(OpKind kind, const OpAttrs &attrs) {
   switch (kind) {
   case OpKind::Cmp:
     switch (attrs.predicate) {
-    case kernels::CmpPredicate::EQ: return "equal";
-    case kernels::CmpPredicate::NE: return "not_equal";
-    case kernels::CmpPredicate::LT: return "less";
-    case kernels::CmpPredicate::LE: return "less_equal";
-    case kernels::CmpPredicate::GT: return "greater";
-    case kernels::CmpPredicate::GE: return "greater_equal";
+    case kernels::CmpPredicate::EQ:
+      return "equal";
+    case kernels::CmpPredicate::NE:
+      return "not_equal";
+    case kernels::CmpPredicate::LT:
+      return "less";
+    case kernels::CmpPredicate::LE:
+      return "less_equal";
+    case kernels::CmpPredicate::GT:
+      return "greater";
+    case kernels::CmpPredicate::GE:
+      return "greater_equal";
     }
     return "cmp";
   case OpKind::Select:

@@ -70,13 +70,12 @@ int64_t normalizeAxis(const char *op, int64_t axis, int64_t bound,
                       const std::vector<int64_t> &shape,
                       const std::source_location &loc) {
   if (axis < -bound || axis >= bound)
-    throw_invalid_argument(std::string(op) + ": axis " + std::to_string(axis) +
-                               " is out of range for shape " +
-                               shape_to_string(shape) + " (rank " +
-                               std::to_string(shape.size()) +
-                               ", valid axes are [" + std::to_string(-bound) +
-                               ", " + std::to_string(bound) + "))",
-                           loc);
+    throw_invalid_argument(
+        std::string(op) + ": axis " + std::to_string(axis) +
+            " is out of range for shape " + shape_to_string(shape) + " (rank " +
+            std::to_string(shape.size()) + ", valid axes are [" +
+            std::to_string(-bound) + ", " + std::to_string(bound) + "))",
+        loc);
   return axis < 0 ? axis + bound : axis;
 }
 
@@ -154,7 +153,7 @@ void requireLike(const char *op, const Tensor &like,
 }
 } // namespace
 
-// --- Scalars --------------------------------------------------------------------
+// --- Scalars -----------------------------------------------------------------
 
 Tensor tfc::detail::scalar_like(const char *op, const Tensor &like,
                                 double value, const std::source_location &loc) {
@@ -179,7 +178,8 @@ Tensor tfc::detail::scalar_like(const char *op, const Tensor &like,
 }
 
 Tensor tfc::detail::scalar_like(const char *op, const Tensor &like,
-                                int64_t value, const std::source_location &loc) {
+                                int64_t value,
+                                const std::source_location &loc) {
   requireLike(op, like, loc);
   const DType dtype = like.dtype();
   switch (dtype) {
@@ -202,7 +202,8 @@ Tensor tfc::detail::scalar_like(const char *op, const Tensor &like,
 }
 
 Tensor tfc::detail::scalar_like(const char *op, const Tensor &like,
-                                uint64_t value, const std::source_location &loc) {
+                                uint64_t value,
+                                const std::source_location &loc) {
   if (value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
     requireLike(op, like, loc);
     if (!is_floating(like.dtype()))
@@ -212,7 +213,7 @@ Tensor tfc::detail::scalar_like(const char *op, const Tensor &like,
   return scalar_like(op, like, static_cast<int64_t>(value), loc);
 }
 
-// --- Elementwise -------------------------------------------------------------------
+// --- Elementwise -------------------------------------------------------------
 
 #define TFC_DEFINE_BINARY(NAME, KIND)                                          \
   Tensor tfc::NAME(const Tensor &a, const Tensor &b,                           \
@@ -277,7 +278,7 @@ Tensor tfc::cast(const Tensor &x, DType dtype, std::source_location loc) {
   return dispatch(OpKind::Cast, &x, 1, attrs, loc);
 }
 
-// --- Shape ------------------------------------------------------------------------
+// --- Shape -------------------------------------------------------------------
 
 Tensor tfc::reshape(const Tensor &x, std::vector<int64_t> shape,
                     std::source_location loc) {
@@ -300,7 +301,8 @@ Tensor tfc::transpose(const Tensor &x, std::vector<int64_t> perm,
     bool valid = static_cast<int64_t>(perm.size()) == rank;
     for (int64_t p : perm) {
       int64_t axis = p < 0 ? p + rank : p;
-      if (!valid || axis < 0 || axis >= rank || seen[static_cast<size_t>(axis)]) {
+      if (!valid || axis < 0 || axis >= rank ||
+          seen[static_cast<size_t>(axis)]) {
         valid = false;
         break;
       }
@@ -377,9 +379,9 @@ Tensor tfc::slice(const Tensor &x, std::vector<int64_t> begin,
   const std::vector<int64_t> &shape = x.shape();
   const size_t rank = shape.size();
   auto fail = [&](const std::string &why) {
-    throw_invalid_argument("slice: begin " + list_to_string(begin) + " and size " +
-                               list_to_string(size) + " " + why + " for shape " +
-                               shape_to_string(shape),
+    throw_invalid_argument("slice: begin " + list_to_string(begin) +
+                               " and size " + list_to_string(size) + " " + why +
+                               " for shape " + shape_to_string(shape),
                            loc);
   };
   if (begin.size() != rank || size.size() != rank)
@@ -398,7 +400,7 @@ Tensor tfc::slice(const Tensor &x, std::vector<int64_t> begin,
   return dispatch(OpKind::Slice, &x, 1, attrs, loc);
 }
 
-// --- Linear algebra, reductions, nn -------------------------------------------------------
+// --- Linear algebra, reductions, nn ------------------------------------------
 
 Tensor tfc::matmul(const Tensor &a, const Tensor &b, std::source_location loc) {
   return binary(OpKind::Matmul, a, b, noAttrs, loc);
@@ -411,8 +413,8 @@ Tensor tfc::reduce_sum(const Tensor &x, std::vector<int64_t> axes,
 }
 Tensor tfc::reduce_mean(const Tensor &x, std::vector<int64_t> axes,
                         bool keepdims, std::source_location loc) {
-  return reduce(OpKind::ReduceMean, "reduce_mean", x, std::move(axes),
-                keepdims, loc);
+  return reduce(OpKind::ReduceMean, "reduce_mean", x, std::move(axes), keepdims,
+                loc);
 }
 Tensor tfc::reduce_max(const Tensor &x, std::vector<int64_t> axes,
                        bool keepdims, std::source_location loc) {
@@ -426,8 +428,8 @@ Tensor tfc::reduce_min(const Tensor &x, std::vector<int64_t> axes,
 }
 Tensor tfc::reduce_prod(const Tensor &x, std::vector<int64_t> axes,
                         bool keepdims, std::source_location loc) {
-  return reduce(OpKind::ReduceProd, "reduce_prod", x, std::move(axes),
-                keepdims, loc);
+  return reduce(OpKind::ReduceProd, "reduce_prod", x, std::move(axes), keepdims,
+                loc);
 }
 
 Tensor tfc::argmax(const Tensor &x, int64_t axis, std::source_location loc) {
@@ -450,16 +452,15 @@ Tensor tfc::softmax_cross_entropy_with_logits(const Tensor &labels,
 Tensor tfc::one_hot(const Tensor &indices, int64_t depth, DType dtype,
                     std::source_location loc) {
   if (depth < 0)
-    throw_invalid_argument("one_hot: depth must be >= 0, got " +
-                               std::to_string(depth),
-                           loc);
+    throw_invalid_argument(
+        "one_hot: depth must be >= 0, got " + std::to_string(depth), loc);
   OpAttrs attrs;
   attrs.axis = depth; // one_hot keeps its depth in `axis` (runtime/Ops.h)
   attrs.dtype = dtype;
   return dispatch(OpKind::OneHot, &indices, 1, attrs, loc);
 }
 
-// --- Operators ---------------------------------------------------------------------------
+// --- Operators ---------------------------------------------------------------
 // No location: operators cannot have default arguments.
 
 Tensor tfc::operator+(const Tensor &a, const Tensor &b) {

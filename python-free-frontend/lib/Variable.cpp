@@ -1,4 +1,5 @@
-//===- Variable.cpp - Mutable state: tfc::Variable -------------------------===//
+//===- Variable.cpp - Mutable state: tfc::Variable
+//-------------------------===//
 #include "tfc/frontend/Variable.h"
 
 #include "tfc/runtime/Error.h"
@@ -22,9 +23,12 @@ std::string describe(const VariableState &state) {
 
 std::string_view assignName(AssignKind how) {
   switch (how) {
-  case AssignKind::Assign: return "assign";
-  case AssignKind::Add: return "assign_add";
-  case AssignKind::Sub: return "assign_sub";
+  case AssignKind::Assign:
+    return "assign";
+  case AssignKind::Add:
+    return "assign_add";
+  case AssignKind::Sub:
+    return "assign_sub";
   }
   return "assign";
 }
@@ -121,9 +125,8 @@ void Variable::write(AssignKind how, const Tensor &value,
       throw_invalid_argument(
           std::string(op) + ": the value of shape " +
               shape_to_string(value.shape()) + " does not broadcast to " +
-              describe(state) + "'s shape " +
-              shape_to_string(current.shape()) + " (dtype " +
-              std::string(to_string(current.dtype())) + ")",
+              describe(state) + "'s shape " + shape_to_string(current.shape()) +
+              " (dtype " + std::string(to_string(current.dtype())) + ")",
           loc);
     }
   }

@@ -1,4 +1,5 @@
-//===- ControlFlowTest.cpp - eager cond, while_loop, assert_true, collatz --===//
+//===- ControlFlowTest.cpp - eager cond, while_loop, assert_true, collatz
+//--===//
 #include "TestUtil.h"
 
 #include <tuple>
@@ -12,13 +13,28 @@ TEST(Cond, RunsOneBranch) {
   int thenRuns = 0, elseRuns = 0;
   Tensor x = constant(3.f);
   Tensor y = cond(
-      x > 0.f, [&] { ++thenRuns; return x * 2; },
-      [&] { ++elseRuns; return -x; });
+      x > 0.f,
+      [&] {
+        ++thenRuns;
+        return x * 2;
+      },
+      [&] {
+        ++elseRuns;
+        return -x;
+      });
   EXPECT_TRUE(tensorIs(y, DType::Float32, {}, {6}));
   EXPECT_EQ(thenRuns, 1);
   EXPECT_EQ(elseRuns, 0);
-  y = cond(x < 0.f, [&] { ++thenRuns; return x * 2; },
-           [&] { ++elseRuns; return -x; });
+  y = cond(
+      x < 0.f,
+      [&] {
+        ++thenRuns;
+        return x * 2;
+      },
+      [&] {
+        ++elseRuns;
+        return -x;
+      });
   EXPECT_TRUE(tensorIs(y, DType::Float32, {}, {-3}));
   EXPECT_EQ(thenRuns, 1);
   EXPECT_EQ(elseRuns, 1);
@@ -27,20 +43,30 @@ TEST(Cond, RunsOneBranch) {
 TEST(Cond, StructuredAndVoidResults) {
   auto [a, b] = cond(
       constant(true),
-      [] { return std::pair{constant(1), std::vector<Tensor>{constant(2)}}; },
-      [] { return std::pair{constant(3), std::vector<Tensor>{constant(4)}}; });
+      [] {
+        return std::pair{constant(1), std::vector<Tensor>{constant(2)}};
+      },
+      [] {
+        return std::pair{constant(3), std::vector<Tensor>{constant(4)}};
+      });
   EXPECT_EQ(a.item<int32_t>(), 1);
   ASSERT_EQ(b.size(), 1u);
   EXPECT_EQ(b[0].item<int32_t>(), 2);
 
   auto t = cond(
-      constant(false), [] { return std::tuple{constant(1), constant(2.f)}; },
-      [] { return std::tuple{constant(5), constant(6.f)}; });
+      constant(false),
+      [] {
+        return std::tuple{constant(1), constant(2.f)};
+      },
+      [] {
+        return std::tuple{constant(5), constant(6.f)};
+      });
   EXPECT_EQ(std::get<0>(t).item<int32_t>(), 5);
   EXPECT_EQ(std::get<1>(t).item<float>(), 6.f);
 
   Variable v(constant(0));
-  cond(constant(true), [&] { v.assign_add(1); }, [&] { v.assign_sub(1); });
+  cond(
+      constant(true), [&] { v.assign_add(1); }, [&] { v.assign_sub(1); });
   EXPECT_EQ(v.value().item<int32_t>(), 1);
 }
 
@@ -90,12 +116,12 @@ TEST(WhileLoop, SumAndMaximumIterations) {
 TEST(WhileLoop, LoopVariablesKeepDTypeAndShape) {
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
       [] {
-        while_loop([](const std::vector<Tensor> &v) { return v[0] < 10; },
-                   [](const std::vector<Tensor> &v) {
-                     return std::vector<Tensor>{v[0] + 1,
-                                                concat({v[1], v[1]}, 0)};
-                   },
-                   {constant(0), constant({1.f})});
+        while_loop(
+            [](const std::vector<Tensor> &v) { return v[0] < 10; },
+            [](const std::vector<Tensor> &v) {
+              return std::vector<Tensor>{v[0] + 1, concat({v[1], v[1]}, 0)};
+            },
+            {constant(0), constant({1.f})});
       },
       {"loop variable 1 has shape (1) before the loop, but shape (2) after "
        "one iteration"}));
@@ -132,12 +158,16 @@ TEST(AssertTrue, PassesOrThrowsRuntimeError) {
   EXPECT_NO_THROW(assert_true(constant(true), "scalar"));
   EXPECT_NO_THROW(assert_true(zeros({0}) > 0.f, "vacuously true"));
   EXPECT_TRUE(throwsWith<RuntimeError>(
-      [] { assert_true(constant({1, -2}) > 0, "x must be positive"); },
+      [] {
+        assert_true(constant({1, -2}) > 0, "x must be positive");
+      },
       {"x must be positive", "element 1"}));
   EXPECT_TRUE(throwsWith<RuntimeError>(
       [] { assert_true(constant(false), "never"); }, {"never"}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [] { assert_true(constant({1, 2}), "not bool"); },
+      [] {
+        assert_true(constant({1, 2}), "not bool");
+      },
       {"assert_true", "bool", "int32", "(2,)"}));
 }
 
@@ -163,14 +193,14 @@ TEST(Collatz, TwentySevenTakes111Steps) {
 }
 
 TEST(Collatz, AsAWhileLoop) {
-  auto r = while_loop(
-      [](const std::vector<Tensor> &v) { return v[0] != 1; },
-      [](const std::vector<Tensor> &v) {
-        Tensor n = v[0];
-        Tensor next = where(n % 2 == 0, floor_div(n, 2), 3 * n + 1);
-        return std::vector<Tensor>{next, v[1] + 1};
-      },
-      {constant(27), constant(0)});
+  auto r = while_loop([](const std::vector<Tensor> &v) { return v[0] != 1; },
+                      [](const std::vector<Tensor> &v) {
+                        Tensor n = v[0];
+                        Tensor next =
+                            where(n % 2 == 0, floor_div(n, 2), 3 * n + 1);
+                        return std::vector<Tensor>{next, v[1] + 1};
+                      },
+                      {constant(27), constant(0)});
   EXPECT_EQ(r[1].item<int32_t>(), 111);
 }
 

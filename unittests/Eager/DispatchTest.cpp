@@ -44,8 +44,8 @@ struct RecordingHook : TraceHook {
 
   Tensor op(OpKind kind, const Tensor *inputs, size_t n, const OpAttrs &attrs,
             const std::source_location &loc) override {
-    ops.push_back({kind, n, attrs, loc.line(),
-                   std::vector<Tensor>(inputs, inputs + n)});
+    ops.push_back(
+        {kind, n, attrs, loc.line(), std::vector<Tensor>(inputs, inputs + n)});
     DType dtype = kind == OpKind::Cmp ? DType::Bool : inputs[0].dtype();
     std::vector<int64_t> shape =
         kind == OpKind::BroadcastTo ? attrs.shape : inputs[0].shape();
@@ -71,10 +71,10 @@ struct RecordingHook : TraceHook {
                    const std::source_location &) override {
     asserts.emplace_back(message);
   }
-  std::vector<Tensor>
-  cond(const Tensor &, const std::function<std::vector<Tensor>()> &thenFn,
-       const std::function<std::vector<Tensor>()> &elseFn,
-       const std::source_location &) override {
+  std::vector<Tensor> cond(const Tensor &,
+                           const std::function<std::vector<Tensor>()> &thenFn,
+                           const std::function<std::vector<Tensor>()> &elseFn,
+                           const std::source_location &) override {
     ++conds;
     std::vector<Tensor> thenResults = thenFn();
     elseFn();
@@ -217,11 +217,13 @@ TEST(TraceHook, ControlFlowGoesThroughTheHook) {
       p,
       [&] {
         ++thenRuns;
-        return std::pair{constant(1), std::vector<Tensor>{constant(2), constant(3)}};
+        return std::pair{constant(1),
+                         std::vector<Tensor>{constant(2), constant(3)}};
       },
       [&] {
         ++elseRuns;
-        return std::pair{constant(4), std::vector<Tensor>{constant(5), constant(6)}};
+        return std::pair{constant(4),
+                         std::vector<Tensor>{constant(5), constant(6)}};
       });
   EXPECT_EQ(hook.conds, 1);
   EXPECT_EQ(thenRuns, 1);
@@ -230,23 +232,32 @@ TEST(TraceHook, ControlFlowGoesThroughTheHook) {
   ASSERT_EQ(b.size(), 2u);
   EXPECT_EQ(b[1].item<int32_t>(), 3);
 
-  cond(p, [] {}, [] {});
+  cond(
+      p, [] {}, [] {});
   EXPECT_EQ(hook.conds, 2);
 
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
       [&] {
-        cond(p, [] { return std::vector<Tensor>{constant(1)}; },
-             [] { return std::vector<Tensor>{constant(1), constant(2)}; });
+        cond(
+            p, [] { return std::vector<Tensor>{constant(1)}; },
+            [] {
+              return std::vector<Tensor>{constant(1), constant(2)};
+            });
       },
       {"cond", "[1] and [2]"}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [&] { cond(symbolic(DType::Int32, {}), [] {}, [] {}); },
+      [&] {
+        cond(
+            symbolic(DType::Int32, {}), [] {}, [] {});
+      },
       {"cond", "bool scalar", "int32"}));
 
-  std::vector<Tensor> r = while_loop(
-      [](const std::vector<Tensor> &v) { return v[0] < 3; },
-      [](const std::vector<Tensor> &v) { return std::vector<Tensor>{v[0] + 1}; },
-      {symbolic(DType::Int32, {})});
+  std::vector<Tensor> r =
+      while_loop([](const std::vector<Tensor> &v) { return v[0] < 3; },
+                 [](const std::vector<Tensor> &v) {
+                   return std::vector<Tensor>{v[0] + 1};
+                 },
+                 {symbolic(DType::Int32, {})});
   EXPECT_EQ(hook.loops, 1);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_TRUE(r[0].is_symbolic());
@@ -255,10 +266,13 @@ TEST(TraceHook, ControlFlowGoesThroughTheHook) {
 TEST(TraceHook, SymbolicTensorsCannotRunEagerly) {
   Tensor x = symbolic(DType::Float32, {2});
   EXPECT_EQ(active_trace_hook(), nullptr);
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>([&] { exp(x); },
+                                               {"exp", "input 0", "symbolic"}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [&] { exp(x); }, {"exp", "input 0", "symbolic"}));
-  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [&] { cond(symbolic(DType::Bool, {}), [] {}, [] {}); },
+      [&] {
+        cond(
+            symbolic(DType::Bool, {}), [] {}, [] {});
+      },
       {"cond", "symbolic"}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
       [&] { Variable v(x, "s"); }, {"Variable", "'s'", "symbolic"}));
@@ -297,7 +311,7 @@ TEST(OpObserver, SeesEagerOpsAfterTheyRan) {
   Tensor unseen = a - a;
 
   EXPECT_EQ(outer.kinds, (std::vector<OpKind>{OpKind::Add, OpKind::Mul,
-                                               OpKind::ReduceSum, OpKind::Exp}));
+                                              OpKind::ReduceSum, OpKind::Exp}));
   EXPECT_EQ(outer.numInputs, (std::vector<size_t>{2, 2, 1, 1}));
   EXPECT_EQ(inner.kinds, (std::vector<OpKind>{OpKind::Mul, OpKind::ReduceSum}));
   EXPECT_EQ(outer.outputs[0].id(), s.id());

@@ -16,7 +16,7 @@ Tensor vec(std::initializer_list<double> values, DType dtype) {
               dtype);
 }
 
-// --- Arithmetic ------------------------------------------------------------------
+// --- Arithmetic --------------------------------------------------------------
 
 TEST(Arithmetic, AddSubMulOnEveryNumericDType) {
   for (DType t : numericDTypes()) {
@@ -39,8 +39,8 @@ TEST(Arithmetic, DivOnFloats) {
     EXPECT_TRUE(tensorIs(div(a, b), t, {3}, {0.5, 0.75, -0.125}));
     EXPECT_TRUE(tensorIs(a / b, t, {3}, {0.5, 0.75, -0.125}));
     // IEEE: x / 0 is inf, 0 / 0 is NaN.
-    EXPECT_TRUE(tensorIs(vec({1, 0}, t) / vec({0, 0}, t), t, {2},
-                         {INFINITY, NAN}));
+    EXPECT_TRUE(
+        tensorIs(vec({1, 0}, t) / vec({0, 0}, t), t, {2}, {INFINITY, NAN}));
   }
 }
 
@@ -53,8 +53,8 @@ TEST(Arithmetic, PowMaximumMinimum) {
     EXPECT_TRUE(tensorIs(minimum(a, b), t, {3}, {2, 2, -2}));
   }
   for (DType t : floatDTypes())
-    EXPECT_TRUE(tensorIs(pow(vec({4, 9, 2}, t), vec({0.5, 0.5, -1}, t)), t,
-                         {3}, {2, 3, 0.5}));
+    EXPECT_TRUE(tensorIs(pow(vec({4, 9, 2}, t), vec({0.5, 0.5, -1}, t)), t, {3},
+                         {2, 3, 0.5}));
 }
 
 TEST(Arithmetic, FloorDivAndModFollowPython) {
@@ -67,7 +67,8 @@ TEST(Arithmetic, FloorDivAndModFollowPython) {
     EXPECT_TRUE(tensorIs(mod(a, b), t, {6}, {1, 1, -1, -1, 0, 0}));
     EXPECT_TRUE(tensorIs(a % b, t, {6}, {1, 1, -1, -1, 0, 0}));
   }
-  // Python: 7.5 // 2 == 3.0, -7.5 // 2 == -4.0, 7.5 % 2 == 1.5, -7.5 % 2 == 0.5,
+  // Python: 7.5 // 2 == 3.0, -7.5 // 2 == -4.0, 7.5 % 2 == 1.5, -7.5 % 2 ==
+  // 0.5,
   //         7.5 % -2 == -0.5
   for (DType t : floatDTypes()) {
     Tensor a = vec({7.5, -7.5, 7.5}, t), b = vec({2, 2, -2}, t);
@@ -93,17 +94,18 @@ TEST(Arithmetic, TranscendentalsOnFloats) {
     SCOPED_TRACE(std::string(to_string(t)));
     const double tol = t == DType::Float32 ? 1e-6 : 1e-12;
     EXPECT_TRUE(tensorIs(exp(vec({0, 1, -1}, t)), t, {3}, {1, e, 1 / e}, tol));
-    EXPECT_TRUE(tensorIs(log(vec({1, e, 0}, t)), t, {3}, {0, 1, -INFINITY}, tol));
+    EXPECT_TRUE(
+        tensorIs(log(vec({1, e, 0}, t)), t, {3}, {0, 1, -INFINITY}, tol));
     EXPECT_TRUE(tensorIs(log1p(vec({0, e - 1}, t)), t, {2}, {0, 1}, tol));
     // log1p is accurate where 1 + x rounds to 1.
     EXPECT_TRUE(tensorIs(log1p(vec({1e-10}, t)), t, {1}, {1e-10}, 1e-5));
     EXPECT_TRUE(tensorIs(sqrt(vec({4, 2.25, 0}, t)), t, {3}, {2, 1.5, 0}, tol));
     EXPECT_TRUE(tensorIs(sqrt(vec({-1}, t)), t, {1}, {NAN}));
     const double pi = 3.141592653589793;
-    EXPECT_TRUE(tensorIs(sin(vec({0, pi / 2, pi / 6}, t)), t, {3},
-                         {0, 1, 0.5}, tol));
-    EXPECT_TRUE(tensorIs(cos(vec({0, pi, pi / 3}, t)), t, {3}, {1, -1, 0.5},
-                         tol));
+    EXPECT_TRUE(
+        tensorIs(sin(vec({0, pi / 2, pi / 6}, t)), t, {3}, {0, 1, 0.5}, tol));
+    EXPECT_TRUE(
+        tensorIs(cos(vec({0, pi, pi / 3}, t)), t, {3}, {1, -1, 0.5}, tol));
     // tanh(ln 2) == 3/5; sigmoid(ln 3) == 3/4.
     EXPECT_TRUE(tensorIs(tanh(vec({0, std::log(2.0), 100}, t)), t, {3},
                          {0, 0.6, 1}, tol));
@@ -113,18 +115,19 @@ TEST(Arithmetic, TranscendentalsOnFloats) {
   }
 }
 
-// --- Broadcasting, rank 0, empty -------------------------------------------------------
+// --- Broadcasting, rank 0, empty ---------------------------------------------
 
 TEST(Broadcasting, NumPyRules) {
-  Tensor col = constant({{1}, {2}});         // (2, 1)
-  Tensor row = constant({10, 20, 30});       // (3,)
-  EXPECT_TRUE(tensorIs(col + row, DType::Int32, {2, 3},
-                       {11, 21, 31, 12, 22, 32}));
+  Tensor col = constant({{1}, {2}});   // (2, 1)
+  Tensor row = constant({10, 20, 30}); // (3,)
+  EXPECT_TRUE(
+      tensorIs(col + row, DType::Int32, {2, 3}, {11, 21, 31, 12, 22, 32}));
   EXPECT_TRUE(tensorIs(row * constant(2), DType::Int32, {3}, {20, 40, 60}));
   Tensor a = ones({2, 1, 3}), b = ones({4, 1});
   EXPECT_EQ((a + b).shape(), (std::vector<int64_t>{2, 4, 3}));
-  EXPECT_TRUE(tensorIs(maximum(constant({{1.f, 5.f}}), constant({{3.f}, {0.f}})),
-                       DType::Float32, {2, 2}, {3, 5, 1, 5}));
+  EXPECT_TRUE(
+      tensorIs(maximum(constant({{1.f, 5.f}}), constant({{3.f}, {0.f}})),
+               DType::Float32, {2, 2}, {3, 5, 1, 5}));
   EXPECT_TRUE(tensorIs(constant({{1, 2}}) < constant({{2}, {1}}), DType::Bool,
                        {2, 2}, {1, 0, 0, 0}));
 }
@@ -139,7 +142,7 @@ TEST(Broadcasting, RankZeroAndEmpty) {
   EXPECT_TRUE(tensorIs(neg(constant(int64_t{5})), DType::Int64, {}, {-5}));
 }
 
-// --- Scalars next to tensors ---------------------------------------------------------
+// --- Scalars next to tensors -------------------------------------------------
 
 TEST(Scalars, TakeTheTensorsDType) {
   for (DType t : numericDTypes()) {
@@ -193,7 +196,7 @@ TEST(Scalars, CompoundAssignmentRebindsTheHandle) {
   EXPECT_TRUE(tensorIs(f, DType::Float32, {}, {0.5}));
 }
 
-// --- Comparison and logic ----------------------------------------------------------
+// --- Comparison and logic ----------------------------------------------------
 
 TEST(Compare, EveryDType) {
   for (DType t : numericDTypes()) {
@@ -239,9 +242,9 @@ TEST(Logic, WhereBroadcastsAllThree) {
   for (DType t : {DType::Bool, DType::Int32, DType::Int64, DType::Float32,
                   DType::Float64}) {
     SCOPED_TRACE(std::string(to_string(t)));
-    Tensor c = constant({true, false, true});     // (3,)
-    Tensor a = cast(constant({{1}, {0}}), t);     // (2, 1)
-    Tensor b = zeros({}, t);                       // ()
+    Tensor c = constant({true, false, true}); // (3,)
+    Tensor a = cast(constant({{1}, {0}}), t); // (2, 1)
+    Tensor b = zeros({}, t);                  // ()
     EXPECT_TRUE(tensorIs(where(c, a, b), t, {2, 3}, {1, 0, 1, 0, 0, 0}));
   }
   Tensor x = constant({-2.f, 3.f});
@@ -257,32 +260,33 @@ TEST(Cast, ConvertsLikeCpp) {
                        {1.7, -1.7, 0}, 1e-6));
   EXPECT_TRUE(tensorIs(cast(constant({true, false}), DType::Float32),
                        DType::Float32, {2}, {1, 0}));
-  EXPECT_TRUE(tensorIs(cast(constant({0, 2}), DType::Bool), DType::Bool, {2},
-                       {0, 1}));
+  EXPECT_TRUE(
+      tensorIs(cast(constant({0, 2}), DType::Bool), DType::Bool, {2}, {0, 1}));
   EXPECT_TRUE(tensorIs(cast(constant(int64_t{5}), DType::Int32), DType::Int32,
                        {}, {5}));
   EXPECT_TRUE(tensorIs(cast(constant(5), DType::Int32), DType::Int32, {}, {5}));
 }
 
-// --- Shape ops --------------------------------------------------------------------------
+// --- Shape ops ---------------------------------------------------------------
 
 TEST(Shape, Reshape) {
   Tensor x = constant({{1, 2, 3}, {4, 5, 6}});
-  EXPECT_TRUE(tensorIs(reshape(x, {3, 2}), DType::Int32, {3, 2},
-                       {1, 2, 3, 4, 5, 6}));
-  EXPECT_TRUE(tensorIs(reshape(x, {-1}), DType::Int32, {6}, {1, 2, 3, 4, 5, 6}));
-  EXPECT_TRUE(tensorIs(reshape(x, {3, -1}), DType::Int32, {3, 2},
-                       {1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(
+      tensorIs(reshape(x, {3, 2}), DType::Int32, {3, 2}, {1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(
+      tensorIs(reshape(x, {-1}), DType::Int32, {6}, {1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(
+      tensorIs(reshape(x, {3, -1}), DType::Int32, {3, 2}, {1, 2, 3, 4, 5, 6}));
   EXPECT_TRUE(tensorIs(reshape(constant({7.f}), {}), DType::Float32, {}, {7}));
-  EXPECT_TRUE(tensorIs(reshape(zeros({0, 3}), {3, 0}), DType::Float32, {3, 0},
-                       {}));
+  EXPECT_TRUE(
+      tensorIs(reshape(zeros({0, 3}), {3, 0}), DType::Float32, {3, 0}, {}));
 }
 
 TEST(Shape, Transpose) {
   Tensor x = constant({{1, 2, 3}, {4, 5, 6}});
   EXPECT_TRUE(tensorIs(transpose(x), DType::Int32, {3, 2}, {1, 4, 2, 5, 3, 6}));
-  EXPECT_TRUE(tensorIs(transpose(x, {1, 0}), DType::Int32, {3, 2},
-                       {1, 4, 2, 5, 3, 6}));
+  EXPECT_TRUE(
+      tensorIs(transpose(x, {1, 0}), DType::Int32, {3, 2}, {1, 4, 2, 5, 3, 6}));
   EXPECT_TRUE(tensorIs(transpose(x, {0, -1}), DType::Int32, {2, 3},
                        {1, 2, 3, 4, 5, 6}));
   Tensor y = reshape(range(0, 8, 1, DType::Float64), {2, 2, 2});
@@ -314,42 +318,44 @@ TEST(Shape, BroadcastTo) {
                        {2, 2}, {1, 2, 1, 2}));
   EXPECT_TRUE(tensorIs(broadcast_to(constant({{1.0}, {2.0}}), {2, 3}),
                        DType::Float64, {2, 3}, {1, 1, 1, 2, 2, 2}));
-  EXPECT_TRUE(tensorIs(broadcast_to(constant(true), {3}), DType::Bool, {3},
-                       {1, 1, 1}));
-  EXPECT_TRUE(tensorIs(broadcast_to(constant({1}), {0}), DType::Int32, {0}, {}));
+  EXPECT_TRUE(
+      tensorIs(broadcast_to(constant(true), {3}), DType::Bool, {3}, {1, 1, 1}));
+  EXPECT_TRUE(
+      tensorIs(broadcast_to(constant({1}), {0}), DType::Int32, {0}, {}));
 }
 
 TEST(Shape, Concat) {
   Tensor a = constant({{1, 2}}), b = constant({{3, 4}, {5, 6}});
-  EXPECT_TRUE(tensorIs(concat({a, b}, 0), DType::Int32, {3, 2},
-                       {1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(
+      tensorIs(concat({a, b}, 0), DType::Int32, {3, 2}, {1, 2, 3, 4, 5, 6}));
   Tensor c = constant({{7}, {8}});
-  EXPECT_TRUE(tensorIs(concat({b, c}, 1), DType::Int32, {2, 3},
-                       {3, 4, 7, 5, 6, 8}));
-  EXPECT_TRUE(tensorIs(concat({b, c}, -1), DType::Int32, {2, 3},
-                       {3, 4, 7, 5, 6, 8}));
-  EXPECT_TRUE(tensorIs(concat({constant({1.f}), zeros({0}), constant({2.f, 3.f})}, 0),
-                       DType::Float32, {3}, {1, 2, 3}));
+  EXPECT_TRUE(
+      tensorIs(concat({b, c}, 1), DType::Int32, {2, 3}, {3, 4, 7, 5, 6, 8}));
+  EXPECT_TRUE(
+      tensorIs(concat({b, c}, -1), DType::Int32, {2, 3}, {3, 4, 7, 5, 6, 8}));
+  EXPECT_TRUE(
+      tensorIs(concat({constant({1.f}), zeros({0}), constant({2.f, 3.f})}, 0),
+               DType::Float32, {3}, {1, 2, 3}));
   EXPECT_TRUE(tensorIs(concat({a}, 0), DType::Int32, {1, 2}, {1, 2}));
 }
 
 TEST(Shape, Slice) {
   Tensor x = reshape(range(0, 12, 1, DType::Int32), {3, 4});
-  EXPECT_TRUE(tensorIs(slice(x, {1, 1}, {2, 2}), DType::Int32, {2, 2},
-                       {5, 6, 9, 10}));
+  EXPECT_TRUE(
+      tensorIs(slice(x, {1, 1}, {2, 2}), DType::Int32, {2, 2}, {5, 6, 9, 10}));
   EXPECT_TRUE(tensorIs(slice(x, {0, 2}, {-1, -1}), DType::Int32, {3, 2},
                        {2, 3, 6, 7, 10, 11}));
-  EXPECT_TRUE(tensorIs(slice(x, {2, 0}, {1, 4}), DType::Int32, {1, 4},
-                       {8, 9, 10, 11}));
+  EXPECT_TRUE(
+      tensorIs(slice(x, {2, 0}, {1, 4}), DType::Int32, {1, 4}, {8, 9, 10, 11}));
   EXPECT_TRUE(tensorIs(slice(x, {3, 0}, {0, 4}), DType::Int32, {0, 4}, {}));
 }
 
-// --- Linear algebra -------------------------------------------------------------------
+// --- Linear algebra ----------------------------------------------------------
 
 TEST(Matmul, EveryNumericDType) {
   for (DType t : numericDTypes()) {
     SCOPED_TRACE(std::string(to_string(t)));
-    Tensor a = cast(constant({{1, 2, 3}, {4, 5, 6}}), t); // (2, 3)
+    Tensor a = cast(constant({{1, 2, 3}, {4, 5, 6}}), t);      // (2, 3)
     Tensor b = cast(constant({{7, 8}, {9, 10}, {11, 12}}), t); // (3, 2)
     EXPECT_TRUE(tensorIs(matmul(a, b), t, {2, 2}, {58, 64, 139, 154}));
     EXPECT_TRUE(tensorIs(matmul(b, a), t, {3, 3},
@@ -371,7 +377,7 @@ TEST(Matmul, BatchedAndEmpty) {
                        {0, 3}, {}));
 }
 
-// --- Reductions ---------------------------------------------------------------------------
+// --- Reductions --------------------------------------------------------------
 
 TEST(Reductions, AllKindsEveryNumericDType) {
   for (DType t : numericDTypes()) {
@@ -403,7 +409,8 @@ TEST(Reductions, AllKindsEveryNumericDType) {
 TEST(Reductions, IntegerMeanTruncatesTowardZero) {
   for (DType t : {DType::Int32, DType::Int64}) {
     EXPECT_TRUE(tensorIs(reduce_mean(cast(constant({1, 2}), t)), t, {}, {1}));
-    EXPECT_TRUE(tensorIs(reduce_mean(cast(constant({-1, -2}), t)), t, {}, {-1}));
+    EXPECT_TRUE(
+        tensorIs(reduce_mean(cast(constant({-1, -2}), t)), t, {}, {-1}));
     EXPECT_TRUE(tensorIs(reduce_mean(cast(constant({{1, 2}, {3, 6}}), t), {1}),
                          t, {2}, {1, 4}));
   }
@@ -413,14 +420,14 @@ TEST(Reductions, RankThreeEmptyAndRankZero) {
   Tensor x = reshape(range(0, 24, 1, DType::Float32), {2, 3, 4});
   // x[i][j][k] = 12i + 4j + k. Summed over i in {0, 1} and k in {0..3}:
   // 4 * 12 + 8 * 4j + 2 * (0 + 1 + 2 + 3) = 60 + 32j.
-  EXPECT_TRUE(tensorIs(reduce_sum(x, {0, -1}), DType::Float32, {3},
-                       {60, 92, 124}));
+  EXPECT_TRUE(
+      tensorIs(reduce_sum(x, {0, -1}), DType::Float32, {3}, {60, 92, 124}));
   EXPECT_TRUE(tensorIs(reduce_sum(x, {0, 2}, true), DType::Float32, {1, 3, 1},
                        {60, 92, 124}));
   EXPECT_TRUE(tensorIs(reduce_sum(zeros({0})), DType::Float32, {}, {0}));
   EXPECT_TRUE(tensorIs(reduce_prod(zeros({0})), DType::Float32, {}, {1}));
-  EXPECT_TRUE(tensorIs(reduce_sum(zeros({2, 0}), {1}), DType::Float32, {2},
-                       {0, 0}));
+  EXPECT_TRUE(
+      tensorIs(reduce_sum(zeros({2, 0}), {1}), DType::Float32, {2}, {0, 0}));
   EXPECT_TRUE(tensorIs(reduce_sum(constant(4)), DType::Int32, {}, {4}));
   EXPECT_TRUE(tensorIs(reduce_max(constant(4.0)), DType::Float64, {}, {4}));
 }
@@ -435,7 +442,7 @@ TEST(Reductions, Argmax) {
                          DType::Int64, {}, {2}));
 }
 
-// --- NN -------------------------------------------------------------------------------------
+// --- NN ----------------------------------------------------------------------
 
 TEST(NN, SoftmaxAndLogSoftmax) {
   // softmax([1, 2, 3]) = e^(x - 3) / sum: known to 8 digits.
@@ -450,16 +457,15 @@ TEST(NN, SoftmaxAndLogSoftmax) {
     EXPECT_TRUE(tensorIs(softmax(x + 1000), t, {3}, sm, 1e-6));
     Tensor m = cast(constant({{1, 1}, {2, 3}}), t);
     // Along axis 0: columns [1, 2] and [1, 3].
-    EXPECT_TRUE(tensorIs(softmax(m, 0), t, {2, 2},
-                         {0.26894142137, 0.11920292202, 0.73105857863,
-                          0.88079707798},
-                         1e-6));
+    EXPECT_TRUE(tensorIs(
+        softmax(m, 0), t, {2, 2},
+        {0.26894142137, 0.11920292202, 0.73105857863, 0.88079707798}, 1e-6));
     EXPECT_TRUE(tensorIs(softmax(m, -1), t, {2, 2},
                          {0.5, 0.5, 0.26894142137, 0.73105857863}, 1e-6));
-    EXPECT_TRUE(tensorIs(log_softmax(m, 1), t, {2, 2},
-                         {-0.69314718056, -0.69314718056, -1.31326168752,
-                          -0.31326168752},
-                         1e-6));
+    EXPECT_TRUE(tensorIs(
+        log_softmax(m, 1), t, {2, 2},
+        {-0.69314718056, -0.69314718056, -1.31326168752, -0.31326168752},
+        1e-6));
   }
 }
 

@@ -1,4 +1,5 @@
-//===- PrintTest.cpp - operator<<, str(), tfc::print, set_print_sink -------===//
+//===- PrintTest.cpp - operator<<, str(), tfc::print, set_print_sink
+//-------===//
 #include "TestUtil.h"
 
 #include <sstream>
@@ -9,14 +10,16 @@ using namespace tfc::testing;
 namespace {
 
 TEST(Printing, MatmulReprMatchesTensorFlow) {
-  EXPECT_EQ((std::ostringstream() << matmul(constant({{2.f}}), constant({{2.f}})))
-                .str(),
-            "tfc.Tensor([[4.]], shape=(1, 1), dtype=float32)");
+  EXPECT_EQ(
+      (std::ostringstream() << matmul(constant({{2.f}}), constant({{2.f}})))
+          .str(),
+      "tfc.Tensor([[4.]], shape=(1, 1), dtype=float32)");
 }
 
 TEST(Printing, Scalars) {
   EXPECT_EQ(constant(6).str(), "tfc.Tensor(6, shape=(), dtype=int32)");
-  EXPECT_EQ(constant(int64_t{-3}).str(), "tfc.Tensor(-3, shape=(), dtype=int64)");
+  EXPECT_EQ(constant(int64_t{-3}).str(),
+            "tfc.Tensor(-3, shape=(), dtype=int64)");
   EXPECT_EQ(constant(4.f).str(), "tfc.Tensor(4.0, shape=(), dtype=float32)");
   EXPECT_EQ(constant(0.5).str(), "tfc.Tensor(0.5, shape=(), dtype=float64)");
   EXPECT_EQ(constant(true).str(), "tfc.Tensor(True, shape=(), dtype=bool)");
@@ -39,7 +42,8 @@ TEST(Printing, VectorsAndMatrices) {
 
 TEST(Printing, DataInNumPyLayout) {
   EXPECT_EQ(format_data(constant({{1, 2}, {3, 4}})), "[[1 2]\n [3 4]]");
-  EXPECT_EQ(format_data(constant({{1.f, 2.f}, {3.f, 4.f}})), "[[1. 2.]\n [3. 4.]]");
+  EXPECT_EQ(format_data(constant({{1.f, 2.f}, {3.f, 4.f}})),
+            "[[1. 2.]\n [3. 4.]]");
   EXPECT_EQ(format_data(constant({-1, 10})), "[-1 10]");
   EXPECT_EQ(format_data(constant(7)), "7");
 }
@@ -84,8 +88,8 @@ TEST(Print, NullSinkRestoresStdout) {
 
 TEST(Print, UndefinedTensorIsAnError) {
   PrintCapture capture;
-  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [] { print("x", Tensor()); }, {"print", "undefined"}));
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>([] { print("x", Tensor()); },
+                                               {"print", "undefined"}));
   EXPECT_TRUE(capture.lines.empty());
 }
 

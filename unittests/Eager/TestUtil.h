@@ -28,15 +28,15 @@ inline std::vector<double> asDoubles(const Tensor &t) {
 
 /// `t` has exactly `dtype` and `shape`, and its elements equal `expected`
 /// (within a relative tolerance `tol` for floating dtypes; NaN matches NaN).
-inline ::testing::AssertionResult
-tensorIs(const Tensor &t, DType dtype, const std::vector<int64_t> &shape,
-         const std::vector<double> &expected, double tol = 1e-6) {
+inline ::testing::AssertionResult tensorIs(const Tensor &t, DType dtype,
+                                           const std::vector<int64_t> &shape,
+                                           const std::vector<double> &expected,
+                                           double tol = 1e-6) {
   if (!t.defined())
     return ::testing::AssertionFailure() << "tensor is undefined";
   if (t.dtype() != dtype)
-    return ::testing::AssertionFailure()
-           << "dtype " << to_string(t.dtype()) << ", expected "
-           << to_string(dtype);
+    return ::testing::AssertionFailure() << "dtype " << to_string(t.dtype())
+                                         << ", expected " << to_string(dtype);
   if (t.shape() != shape)
     return ::testing::AssertionFailure()
            << "shape " << shape_to_string(t.shape()) << ", expected "
@@ -62,10 +62,12 @@ tensorIs(const Tensor &t, DType dtype, const std::vector<int64_t> &shape,
   return ::testing::AssertionSuccess();
 }
 
-/// `fn()` throws exactly the class `E` (not a subclass) with a message containing each of `substrings`.
+/// `fn()` throws exactly the class `E` (not a subclass) with a message
+/// containing each of `substrings`.
 template <class E>
-::testing::AssertionResult throwsWith(const std::function<void()> &fn,
-                                      const std::vector<std::string> &substrings) {
+::testing::AssertionResult
+throwsWith(const std::function<void()> &fn,
+           const std::vector<std::string> &substrings) {
   try {
     fn();
   } catch (const E &e) {
@@ -100,9 +102,7 @@ inline const std::vector<DType> &floatDTypes() {
 class PrintCapture {
 public:
   PrintCapture() {
-    set_print_sink([this](std::string_view line) {
-      lines.emplace_back(line);
-    });
+    set_print_sink([this](std::string_view line) { lines.emplace_back(line); });
   }
   ~PrintCapture() { set_print_sink(nullptr); }
   std::vector<std::string> lines;

@@ -1,4 +1,5 @@
-//===- UserGuideTest.cpp - The examples of docs/user-guide.md --------------===//
+//===- UserGuideTest.cpp - The examples of docs/user-guide.md
+//--------------===//
 //
 // Each test runs a snippet of the eager section of docs/user-guide.md and
 // checks the output the guide shows. Keep the two in sync.
@@ -27,12 +28,13 @@ TEST(UserGuide, Tensors) {
   Tensor m = constant({1, 2.5});
   Tensor v = from_vector<int64_t>({1, 2, 3, 4, 5, 6}, {2, 3});
   out << a << "\n" << n << "\n" << m << "\n" << v << "\n";
-  EXPECT_EQ(out.str(), lines({"tfc.Tensor(", "[[1. 2.]",
-                              " [3. 4.]], shape=(2, 2), dtype=float32)",
-                              "tfc.Tensor(6, shape=(), dtype=int32)",
-                              "tfc.Tensor([1.  2.5], shape=(2,), dtype=float64)",
-                              "tfc.Tensor(", "[[1 2 3]",
-                              " [4 5 6]], shape=(2, 3), dtype=int64)"}));
+  EXPECT_EQ(
+      out.str(),
+      lines({"tfc.Tensor(", "[[1. 2.]",
+             " [3. 4.]], shape=(2, 2), dtype=float32)",
+             "tfc.Tensor(6, shape=(), dtype=int32)",
+             "tfc.Tensor([1.  2.5], shape=(2,), dtype=float64)", "tfc.Tensor(",
+             "[[1 2 3]", " [4 5 6]], shape=(2, 3), dtype=int64)"}));
 }
 
 TEST(UserGuide, Ops) {
@@ -69,23 +71,22 @@ TEST(UserGuide, Variables) {
 
 TEST(UserGuide, ControlFlowPrintAssert) {
   Tensor x = constant({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
-  Tensor y =
-      cond(reduce_sum(x) > 10.f, [&] { return x / 2; }, [&] { return x; });
+  Tensor y = cond(
+      reduce_sum(x) > 10.f, [&] { return x / 2; }, [&] { return x; });
   EXPECT_TRUE(tensorIs(y, DType::Float32, {2, 3}, {0.5, 1, 1.5, 2, 2.5, 3}));
-  auto r = while_loop(
-      [](const std::vector<Tensor> &v) { return v[0] < 10; },
-      [](const std::vector<Tensor> &v) {
-        return std::vector<Tensor>{v[0] * 2};
-      },
-      {constant(1)});
+  auto r = while_loop([](const std::vector<Tensor> &v) { return v[0] < 10; },
+                      [](const std::vector<Tensor> &v) {
+                        return std::vector<Tensor>{v[0] * 2};
+                      },
+                      {constant(1)});
   EXPECT_EQ(r[0].str(), "tfc.Tensor(16, shape=(), dtype=int32)");
 
   PrintCapture capture;
   print("x =", x);
   print("sum and max:", reduce_sum(x), reduce_max(x));
-  EXPECT_EQ(capture.lines, (std::vector<std::string>{
-                               "x = [[1. 2. 3.]\n [4. 5. 6.]]",
-                               "sum and max: 21.0 6.0"}));
+  EXPECT_EQ(capture.lines,
+            (std::vector<std::string>{"x = [[1. 2. 3.]\n [4. 5. 6.]]",
+                                      "sum and max: 21.0 6.0"}));
 
   EXPECT_TRUE(throwsWith<RuntimeError>(
       [&] { assert_true(x > 3.f, "x must exceed 3"); },
@@ -97,7 +98,9 @@ TEST(UserGuide, Errors) {
   Variable w(zeros({2}), "w");
   Tensor x = zeros({2, 3});
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [] { add(constant({1.f, 2.f}), constant({1.f, 2.f, 3.f})); },
+      [] {
+        add(constant({1.f, 2.f}), constant({1.f, 2.f, 3.f}));
+      },
       {"add: incompatible shapes (2,) and (3,) (float32 vs float32) (at "}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
       [&] { reduce_sum(x, {2}); },

@@ -1,4 +1,5 @@
-//===- VariableTest.cpp - tfc::Variable ------------------------------------===//
+//===- VariableTest.cpp - tfc::Variable
+//------------------------------------===//
 #include "TestUtil.h"
 
 using namespace tfc;
@@ -94,24 +95,32 @@ TEST(Variable, UsableWhereverATensorIs) {
 TEST(Variable, FailedAssignLeavesTheVariableUnchanged) {
   Variable v(constant({1.f, 2.f}), "v");
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [&] { v.assign(constant({1.f, 2.f, 3.f})); },
+      [&] {
+        v.assign(constant({1.f, 2.f, 3.f}));
+      },
       {"assign", "'v'", "(2,)", "(3,)", "float32"}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [&] { v.assign(constant({1, 2})); },
+      [&] {
+        v.assign(constant({1, 2}));
+      },
       {"assign", "'v'", "float32", "int32"}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [&] { v.assign_add(constant({1.f, 2.f, 3.f})); },
+      [&] {
+        v.assign_add(constant({1.f, 2.f, 3.f}));
+      },
       {"assign_add", "'v'", "(3,)", "(2,)"}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [&] { v.assign_sub(constant({1.0, 2.0})); },
+      [&] {
+        v.assign_sub(constant({1.0, 2.0}));
+      },
       {"assign_sub", "float32", "float64"}));
   EXPECT_TRUE(throwsWith<InvalidArgumentError>([&] { v.assign(Tensor()); },
                                                {"assign", "undefined"}));
   EXPECT_NO_THROW(v.assign_add(0.5)); // still usable afterwards
   EXPECT_TRUE(tensorIs(v.value(), DType::Float32, {2}, {1.5, 2.5}));
   Variable i(constant({1, 2}), "i");
-  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [&] { i.assign_add(0.5); }, {"assign_add", "0.5", "int32"}));
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>([&] { i.assign_add(0.5); },
+                                               {"assign_add", "0.5", "int32"}));
   EXPECT_TRUE(tensorIs(i.value(), DType::Int32, {2}, {1, 2}));
   Variable b(constant({true}), "b");
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(

@@ -70,7 +70,7 @@ template <class... Ts> struct Flatten<std::tuple<Ts...>> {
     std::apply(
         [&](const auto &...elems) {
           (Flatten<std::decay_t<decltype(elems)>>::flatten(elems, out,
-                                                            structure),
+                                                           structure),
            ...);
         },
         t);
@@ -105,15 +105,16 @@ template <class A, class B> struct Flatten<std::pair<A, B>> {
 
 /// Throws InvalidArgumentError: the two branches of a traced cond returned
 /// differently sized vectors.
-[[noreturn]] void throw_cond_structure_mismatch(
-    const std::vector<size_t> &thenStructure,
-    const std::vector<size_t> &elseStructure, const std::source_location &loc);
+[[noreturn]] void
+throw_cond_structure_mismatch(const std::vector<size_t> &thenStructure,
+                              const std::vector<size_t> &elseStructure,
+                              const std::source_location &loc);
 
 /// Labels `tfc::print`: converts from anything string-like and records the
 /// caller's location (a default argument cannot follow a parameter pack).
 struct PrintLabel {
   template <class S>
-    requires std::convertible_to<const S &, std::string_view>
+  requires std::convertible_to<const S &, std::string_view>
   PrintLabel(const S &text,
              std::source_location loc = std::source_location::current())
       : text(text), loc(loc) {}
@@ -153,8 +154,16 @@ auto cond(const Tensor &pred, Then then_fn, Else else_fn,
     detail::check_bool_scalar("cond", pred, loc);
     if constexpr (std::is_void_v<R>) {
       detail::traced_cond(
-          pred, [&] { then_fn(); return std::vector<Tensor>{}; },
-          [&] { else_fn(); return std::vector<Tensor>{}; }, loc);
+          pred,
+          [&] {
+            then_fn();
+            return std::vector<Tensor>{};
+          },
+          [&] {
+            else_fn();
+            return std::vector<Tensor>{};
+          },
+          loc);
       return;
     } else {
       // The first traced branch's result is the prototype for rebuilding the
@@ -218,7 +227,9 @@ while_loop(Cond cond_fn, Body body_fn, std::vector<Tensor> loop_vars,
       "std::vector<Tensor>");
   if (detail::active_trace_hook()) {
     return detail::traced_while_loop(
-        [&](const std::vector<Tensor> &vars) -> Tensor { return cond_fn(vars); },
+        [&](const std::vector<Tensor> &vars) -> Tensor {
+          return cond_fn(vars);
+        },
         [&](const std::vector<Tensor> &vars) -> std::vector<Tensor> {
           return body_fn(vars);
         },
@@ -242,8 +253,8 @@ while_loop(Cond cond_fn, Body body_fn, std::vector<Tensor> loop_vars,
 /// "x = [1 2 3]\n". Eagerly it prints now; inside a traced function it prints
 /// every time the compiled function runs. Output goes to the print sink.
 template <class... Ts>
-  requires(std::convertible_to<const Ts &, Tensor> && ...)
-void print(detail::PrintLabel label, const Ts &...tensors) {
+requires(std::convertible_to<const Ts &, Tensor> &&...) void print(
+    detail::PrintLabel label, const Ts &...tensors) {
   detail::print_tensors(label.text, std::vector<Tensor>{Tensor(tensors)...},
                         label.loc);
 }

@@ -39,9 +39,9 @@ public:
   /// Any other integer type (unsigned, long long, size_t, char, ...) is int64.
   /// Values above INT64_MAX are rejected by `constant`.
   template <std::integral T>
-    requires(!std::same_as<T, bool> && !std::same_as<T, int32_t> &&
-             !std::same_as<T, int64_t>)
-  NestedList(T v) : kind_(DType::Int64) {
+  requires(!std::same_as<T, bool> && !std::same_as<T, int32_t> &&
+           !std::same_as<T, int64_t>) NestedList(T v)
+      : kind_(DType::Int64) {
     scalar_.i = static_cast<int64_t>(v);
     if constexpr (std::is_unsigned_v<T> && sizeof(T) >= sizeof(int64_t))
       overflow_ = v > static_cast<T>(INT64_MAX);
@@ -141,13 +141,15 @@ Tensor range(int64_t start, int64_t limit, int64_t delta = 1,
              DType dtype = DType::Int64,
              std::source_location loc = std::source_location::current());
 /// Uniform samples in [lo, hi); the same seed always gives the same values.
-Tensor random_uniform(std::vector<int64_t> shape, double lo, double hi,
-                      uint64_t seed, DType dtype = DType::Float32,
-                      std::source_location loc = std::source_location::current());
+Tensor
+random_uniform(std::vector<int64_t> shape, double lo, double hi, uint64_t seed,
+               DType dtype = DType::Float32,
+               std::source_location loc = std::source_location::current());
 /// Normal samples N(mean, stddev^2); deterministic for a seed.
-Tensor random_normal(std::vector<int64_t> shape, double mean, double stddev,
-                     uint64_t seed, DType dtype = DType::Float32,
-                     std::source_location loc = std::source_location::current());
+Tensor
+random_normal(std::vector<int64_t> shape, double mean, double stddev,
+              uint64_t seed, DType dtype = DType::Float32,
+              std::source_location loc = std::source_location::current());
 
 } // namespace tfc
 

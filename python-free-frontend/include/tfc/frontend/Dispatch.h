@@ -79,8 +79,7 @@ struct TraceHook {
   /// `tfc::cond` inside the trace: traces both branches into a `tfc.if`.
   /// `pred` is a Bool scalar. Each branch returns its results flattened.
   virtual std::vector<Tensor>
-  cond(const Tensor &pred,
-       const std::function<std::vector<Tensor>()> &thenFn,
+  cond(const Tensor &pred, const std::function<std::vector<Tensor>()> &thenFn,
        const std::function<std::vector<Tensor>()> &elseFn,
        const std::source_location &loc) = 0;
   /// `tfc::while_loop` inside the trace: traces into a `tfc.while`.
@@ -117,9 +116,10 @@ bool has_op_observers();
 /// The funnel: runs (or traces) `kind` on `inputs`. Throws
 /// InvalidArgumentError naming the op for undefined inputs, and rethrows
 /// kernel errors as the same class with the caller's location appended.
-Tensor dispatch(OpKind kind, const Tensor *inputs, size_t numInputs,
-                const OpAttrs &attrs,
-                const std::source_location &loc = std::source_location::current());
+Tensor
+dispatch(OpKind kind, const Tensor *inputs, size_t numInputs,
+         const OpAttrs &attrs,
+         const std::source_location &loc = std::source_location::current());
 
 /// The name users know an op by: "equal" for a `cmp eq`, "where" for
 /// `select`, otherwise the dialect mnemonic.
@@ -137,14 +137,14 @@ std::string location_suffix(const std::source_location &loc);
 /// Reports an eager read of a trainable variable to the observers.
 void notify_variable_read(const VariableState &var, const Tensor &value);
 
-// --- Traced control flow ------------------------------------------------------
+// --- Traced control flow -----------------------------------------------------
 // Entry points used by the `tfc::cond` / `tfc::while_loop` templates when a
-// trace hook is active; they forward to that hook (the tracer builds
-// `tfc.if` / `tfc.while`).
-std::vector<Tensor>
-traced_cond(const Tensor &pred, std::function<std::vector<Tensor>()> thenFn,
-            std::function<std::vector<Tensor>()> elseFn,
-            const std::source_location &loc);
+// trace hook is active; they forward to that hook (the tracer builds `tfc.if` /
+// `tfc.while`).
+std::vector<Tensor> traced_cond(const Tensor &pred,
+                                std::function<std::vector<Tensor>()> thenFn,
+                                std::function<std::vector<Tensor>()> elseFn,
+                                const std::source_location &loc);
 std::vector<Tensor> traced_while_loop(
     std::function<Tensor(const std::vector<Tensor> &)> condFn,
     std::function<std::vector<Tensor>(const std::vector<Tensor> &)> bodyFn,

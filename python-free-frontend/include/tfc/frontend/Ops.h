@@ -4,7 +4,8 @@
 // runs eagerly (or is traced inside `tfc::function`) through
 // `detail::dispatch`, and takes a trailing defaulted `std::source_location` so
 // that errors say where in the user's code they happened:
-//   "add: incompatible shapes (2, 3) and (4,) (float32, float32) (at model.cpp:42)"
+//   "add: incompatible shapes (2, 3) and (4,) (float32, float32) (at
+//   model.cpp:42)"
 //
 // Broadcasting: binary ops and `where` follow NumPy's rules. Operands of a
 // binary op must share a dtype (use `cast`); a C++ scalar next to a tensor
@@ -55,7 +56,7 @@ Tensor scalar_like(const char *op, const Tensor &like, S value,
 }
 } // namespace detail
 
-// --- Binary elementwise ops ------------------------------------------------------
+// --- Binary elementwise ops --------------------------------------------------
 // Each takes two tensors of one dtype that broadcast together, or a tensor and
 // a C++ scalar on either side (the scalar takes the tensor's dtype).
 /// a + b (int32, int64, float32, float64).
@@ -88,7 +89,7 @@ Tensor floor_div(const Tensor &a, const Tensor &b,
 Tensor mod(const Tensor &a, const Tensor &b,
            std::source_location loc = std::source_location::current());
 
-// --- Comparison and logic ----------------------------------------------------------
+// --- Comparison and logic ----------------------------------------------------
 /// a == b elementwise (any dtype); Bool result.
 Tensor equal(const Tensor &a, const Tensor &b,
              std::source_location loc = std::source_location::current());
@@ -105,8 +106,9 @@ Tensor less_equal(const Tensor &a, const Tensor &b,
 Tensor greater(const Tensor &a, const Tensor &b,
                std::source_location loc = std::source_location::current());
 /// a >= b elementwise (numeric dtypes); Bool result.
-Tensor greater_equal(const Tensor &a, const Tensor &b,
-                     std::source_location loc = std::source_location::current());
+Tensor
+greater_equal(const Tensor &a, const Tensor &b,
+              std::source_location loc = std::source_location::current());
 /// a AND b elementwise; both Bool.
 Tensor logical_and(const Tensor &a, const Tensor &b,
                    std::source_location loc = std::source_location::current());
@@ -118,13 +120,13 @@ Tensor logical_or(const Tensor &a, const Tensor &b,
 #define TFC_DECLARE_SCALAR_OVERLOADS(NAME)                                     \
   template <Scalar S>                                                          \
   Tensor NAME(const Tensor &a, S b,                                            \
-              std::source_location loc = std::source_location::current()) {   \
-    return NAME(a, detail::scalar_like(#NAME, a, b, loc), loc);        \
+              std::source_location loc = std::source_location::current()) {    \
+    return NAME(a, detail::scalar_like(#NAME, a, b, loc), loc);                \
   }                                                                            \
   template <Scalar S>                                                          \
   Tensor NAME(S a, const Tensor &b,                                            \
-              std::source_location loc = std::source_location::current()) {   \
-    return NAME(detail::scalar_like(#NAME, b, a, loc), b, loc);        \
+              std::source_location loc = std::source_location::current()) {    \
+    return NAME(detail::scalar_like(#NAME, b, a, loc), b, loc);                \
   }
 TFC_DECLARE_SCALAR_OVERLOADS(add)
 TFC_DECLARE_SCALAR_OVERLOADS(sub)
@@ -166,7 +168,7 @@ Tensor where(const Tensor &cond, S a, const Tensor &b,
   return where(cond, detail::scalar_like("where", b, a, loc), b, loc);
 }
 
-// --- Unary math ------------------------------------------------------------------
+// --- Unary math --------------------------------------------------------------
 /// -x (int32 int64 float32 float64).
 Tensor neg(const Tensor &x,
            std::source_location loc = std::source_location::current());
@@ -209,7 +211,7 @@ Tensor relu(const Tensor &x,
 Tensor cast(const Tensor &x, DType dtype,
             std::source_location loc = std::source_location::current());
 
-// --- Shape ------------------------------------------------------------------------
+// --- Shape -------------------------------------------------------------------
 /// The elements of `x` in a new shape with the same element count; one dim
 /// may be -1 (inferred). Shares storage with `x`.
 Tensor reshape(const Tensor &x, std::vector<int64_t> shape,
@@ -238,13 +240,13 @@ Tensor slice(const Tensor &x, std::vector<int64_t> begin,
              std::vector<int64_t> size,
              std::source_location loc = std::source_location::current());
 
-// --- Linear algebra -------------------------------------------------------------
+// --- Linear algebra ----------------------------------------------------------
 /// Matrix product: a (m, k) x b (k, n) -> (m, n); for rank > 2 the leading
 /// (batch) dims must be equal. int32 int64 float32 float64.
 Tensor matmul(const Tensor &a, const Tensor &b,
               std::source_location loc = std::source_location::current());
 
-// --- Reductions -------------------------------------------------------------------
+// --- Reductions --------------------------------------------------------------
 // `axes` empty: reduce over every axis. Negative axes count from the end;
 // listing an axis twice is an error. `keepdims` keeps reduced dims as size 1.
 /// Sum over `axes`.
@@ -273,11 +275,11 @@ Tensor reduce_prod(const Tensor &x, std::vector<int64_t> axes = {},
 // means "all axes" rather than axis 0.
 #define TFC_DECLARE_SINGLE_AXIS(NAME)                                          \
   template <std::integral I>                                                   \
-    requires(!std::same_as<I, bool>)                                           \
-  Tensor NAME(const Tensor &x, I axis, bool keepdims = false,                  \
-              std::source_location loc = std::source_location::current()) {   \
-    return NAME(x, std::vector<int64_t>{static_cast<int64_t>(axis)},           \
-                keepdims, loc);                                                \
+  requires(!std::same_as<I, bool>) Tensor NAME(                                \
+      const Tensor &x, I axis, bool keepdims = false,                          \
+      std::source_location loc = std::source_location::current()) {            \
+    return NAME(x, std::vector<int64_t>{static_cast<int64_t>(axis)}, keepdims, \
+                loc);                                                          \
   }
 TFC_DECLARE_SINGLE_AXIS(reduce_sum)
 TFC_DECLARE_SINGLE_AXIS(reduce_mean)
@@ -290,7 +292,7 @@ TFC_DECLARE_SINGLE_AXIS(reduce_prod)
 Tensor argmax(const Tensor &x, int64_t axis,
               std::source_location loc = std::source_location::current());
 
-// --- Neural-network helpers --------------------------------------------------------
+// --- Neural-network helpers --------------------------------------------------
 /// exp(x) / sum(exp(x)) along `axis` (float32 float64), computed stably.
 Tensor softmax(const Tensor &x, int64_t axis = -1,
                std::source_location loc = std::source_location::current());
@@ -308,12 +310,13 @@ Tensor one_hot(const Tensor &indices, int64_t depth,
                DType dtype = DType::Float32,
                std::source_location loc = std::source_location::current());
 /// `x` itself, but gradients do not flow through it.
-Tensor stop_gradient(const Tensor &x,
-                     std::source_location loc = std::source_location::current());
+Tensor
+stop_gradient(const Tensor &x,
+              std::source_location loc = std::source_location::current());
 
-// --- Operators ------------------------------------------------------------------------
-// Operators cannot carry a source location, so their errors name the op but
-// not the line; use the named functions where that matters.
+// --- Operators ---------------------------------------------------------------
+// Operators cannot carry a source location, so their errors name the op but not
+// the line; use the named functions where that matters.
 Tensor operator+(const Tensor &a, const Tensor &b);
 Tensor operator-(const Tensor &a, const Tensor &b);
 Tensor operator*(const Tensor &a, const Tensor &b);
@@ -336,10 +339,10 @@ Tensor operator!(const Tensor &x);
 
 #define TFC_DECLARE_SCALAR_OPERATOR(OP, FN)                                    \
   template <Scalar S> Tensor operator OP(const Tensor &a, S b) {               \
-    return FN(a, detail::scalar_like(#FN, a, b, {}), {});              \
+    return FN(a, detail::scalar_like(#FN, a, b, {}), {});                      \
   }                                                                            \
   template <Scalar S> Tensor operator OP(S a, const Tensor &b) {               \
-    return FN(detail::scalar_like(#FN, b, a, {}), b, {});              \
+    return FN(detail::scalar_like(#FN, b, a, {}), b, {});                      \
   }
 TFC_DECLARE_SCALAR_OPERATOR(+, add)
 TFC_DECLARE_SCALAR_OPERATOR(-, sub)

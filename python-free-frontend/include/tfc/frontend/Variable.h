@@ -82,9 +82,7 @@ public:
   /// Unique per variable (shared by its copies), never reused in a process.
   uint64_t id() const { return state_->id; }
   /// The shared state, for the tracer and the gradient tape.
-  const std::shared_ptr<detail::VariableState> &state() const {
-    return state_;
-  }
+  const std::shared_ptr<detail::VariableState> &state() const { return state_; }
 
 private:
   void write(detail::AssignKind how, const Tensor &value,
