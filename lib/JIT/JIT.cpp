@@ -37,8 +37,8 @@
 #include <mutex>
 
 using namespace mlir;
-using namespace tfc;
-using namespace tfc::jit;
+using namespace ::tfc;
+using namespace ::tfc::jit;
 
 //===----------------------------------------------------------------------===//
 // Runtime entry points called by compiled code
@@ -70,13 +70,13 @@ namespace tfc::jit::detail {
 /// Defined in PrintRuntime.cpp.
 void registerPrintSymbols(llvm::orc::SymbolMap &map,
                           llvm::orc::MangleAndInterner &interner);
-} // namespace tfc::jit::detail
+} // namespace ::tfc::jit::detail
 
 //===----------------------------------------------------------------------===//
 // Context and helpers
 //===----------------------------------------------------------------------===//
 
-MLIRContext &tfc::jit::sharedContext() {
+MLIRContext &::tfc::jit::sharedContext() {
   static MLIRContext *ctx = [] {
     DialectRegistry registry;
     mlir::tfc::registerAllDialects(registry);
@@ -89,7 +89,7 @@ MLIRContext &tfc::jit::sharedContext() {
   return *ctx;
 }
 
-bool tfc::jit::toDType(Type t, DType &out) {
+bool ::tfc::jit::toDType(Type t, DType &out) {
   if (t.isInteger(1))
     out = DType::Bool;
   else if (t.isInteger(32))
@@ -268,7 +268,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
         reinterpret_cast<void *>(&mlirAlignedAlloc));
     add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&mlirFree));
     add("tfc_rt_assert", reinterpret_cast<void *>(&tfcAssert));
-    tfc::jit::detail::registerPrintSymbols(map, interner);
+    ::tfc::jit::detail::registerPrintSymbols(map, interner);
     return map;
   });
   impl->engine->initialize();
