@@ -223,6 +223,34 @@ double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 } // namespace
 
 //===----------------------------------------------------------------------===//
+// ElementwiseOpInterface
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::tfc::detail::verifyElementwiseOp(Operation *op) {
+  if (op->getNumOperands() == 0)
+    return op->emitOpError("expected at least one operand");
+  auto reference = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!reference)
+    return success(); // Operand type constraints report this.
+  auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || succeeded(verifyCompatibleShape(tensor, reference)))
+      return success();
+    return op->emitOpError("expected every operand and result to have the "
+                           "shape of operand #0 ")
+           << reference << " but " << what << " #" << index << " has type "
+           << type;
+  };
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", i)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", i)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ConstantOp
 //===----------------------------------------------------------------------===//
 
@@ -557,16 +585,6 @@ OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
 // SelectOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult SelectOp::verify() {
-  auto condType = cast<RankedTensorType>(getCond().getType());
-  auto valueType = cast<RankedTensorType>(getType());
-  if (condType.getShape() != valueType.getShape())
-    return emitOpError("expected a condition of shape ")
-           << valueType.clone(condType.getElementType()) << " but got "
-           << condType;
-  return success();
-}
-
 OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
   if (getOnTrue() == getOnFalse())
     return getOnTrue();
@@ -578,16 +596,6 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 // CastOp
 //===----------------------------------------------------------------------===//
-
-LogicalResult CastOp::verify() {
-  auto operandType = cast<RankedTensorType>(getOperand().getType());
-  auto resultType = cast<RankedTensorType>(getType());
-  if (operandType.getShape() != resultType.getShape())
-    return emitOpError("expected a result of shape ")
-           << operandType.clone(resultType.getElementType()) << " but got "
-           << resultType;
-  return success();
-}
 
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getOperand().getType() == getType())

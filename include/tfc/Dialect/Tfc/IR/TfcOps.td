@@ -75,8 +75,9 @@ def Tfc_ConstantOp : Tfc_Op<"constant",
 /// One operand and one result of the same type; `tfc.exp %x : tensor<2xf32>`.
 class Tfc_UnaryElementwiseOp<string mnemonic, Type operandType,
                              list<Trait> traits = []>
-    : Tfc_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType,
-        Elementwise, DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>])> {
+    : Tfc_Op<mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>,
+        SameOperandsAndResultType, Elementwise])> {
   let arguments = (ins operandType:$operand);
   let results = (outs operandType:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
@@ -268,8 +269,9 @@ def Tfc_StopGradientOp : Tfc_UnaryElementwiseOp<"stop_gradient", Tfc_Tensor> {
 /// Two operands and one result, all of one type; `tfc.add %a, %b : T`.
 class Tfc_BinaryElementwiseOp<string mnemonic, Type operandType,
                               list<Trait> traits = []>
-    : Tfc_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType,
-        Elementwise, DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>])> {
+    : Tfc_Op<mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>,
+        SameOperandsAndResultType, Elementwise])> {
   let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs operandType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
@@ -432,9 +434,9 @@ def Tfc_CmpPredicateAttr : I64EnumAttr<"CmpPredicate",
   let cppNamespace = "::mlir::tfc";
 }
 
-def Tfc_CmpOp : Tfc_Op<"cmp", [Pure, Elementwise, AllTypesMatch<["lhs", "rhs"]>,
-    InferTypeOpAdaptor,
-    DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>]> {
+def Tfc_CmpOp : Tfc_Op<"cmp", [Pure,
+    DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>, Elementwise,
+    AllTypesMatch<["lhs", "rhs"]>, InferTypeOpAdaptor]> {
   let summary = "elementwise comparison";
   let description = [{
     Compares two tensors of one type per element and returns an `i1` tensor
@@ -454,9 +456,9 @@ def Tfc_CmpOp : Tfc_Op<"cmp", [Pure, Elementwise, AllTypesMatch<["lhs", "rhs"]>,
   let hasFolder = 1;
 }
 
-def Tfc_SelectOp : Tfc_Op<"select", [Pure, Elementwise,
-    AllTypesMatch<["on_true", "on_false", "result"]>,
-    DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>]> {
+def Tfc_SelectOp : Tfc_Op<"select", [Pure,
+    DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>, Elementwise,
+    AllTypesMatch<["on_true", "on_false", "result"]>]> {
   let summary = "elementwise choice between two tensors";
   let description = [{
     `cond ? on_true : on_false` per element. `cond` is an `i1` tensor of the
@@ -473,12 +475,11 @@ def Tfc_SelectOp : Tfc_Op<"select", [Pure, Elementwise,
   let assemblyFormat = [{
     $cond `,` $on_true `,` $on_false attr-dict `:` type($cond) `,` type($result)
   }];
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Tfc_CastOp : Tfc_Op<"cast", [Pure, Elementwise,
-    DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>]> {
+def Tfc_CastOp : Tfc_Op<"cast", [Pure,
+    DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>, Elementwise]> {
   let summary = "elementwise element-type conversion";
   let description = [{
     Converts each element to the result element type, keeping the shape.
@@ -493,7 +494,6 @@ def Tfc_CastOp : Tfc_Op<"cast", [Pure, Elementwise,
   let arguments = (ins Tfc_Tensor:$operand);
   let results = (outs Tfc_Tensor:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand) `to` type($result)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
