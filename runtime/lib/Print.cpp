@@ -410,6 +410,15 @@ std::string tfc::format_tensor(const Tensor &t) {
   std::string data = format_data(t);
   // TensorFlow's numpy_text puts multi-line data on its own lines.
   bool multiline = data.find('\n') != std::string::npos;
+  // Dynamic dims (symbolic tensors) print as None, as TensorShape does.
+  std::string shape = "(";
+  const auto &dims = t.shape();
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i)
+      shape += ", ";
+    shape += dims[i] < 0 ? std::string("None") : std::to_string(dims[i]);
+  }
+  shape += dims.size() == 1 ? ",)" : ")";
   return concat_str("tfc.Tensor(", multiline ? "\n" : "", data, ", shape=",
-                    t.shape(), ", dtype=", t.dtype(), ')');
+                    shape, ", dtype=", t.dtype(), ')');
 }

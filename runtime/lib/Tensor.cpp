@@ -399,10 +399,7 @@ std::string tfc::shape_to_string(const std::vector<int64_t> &shape) {
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i)
       s += ", ";
-    if (shape[i] < 0)
-      s += "None"; // A dynamic dim, spelled as TensorShape does.
-    else
-      s += std::to_string(shape[i]);
+    s += std::to_string(shape[i]);
   }
   if (shape.size() == 1)
     s += ",";

@@ -95,10 +95,11 @@ public:
   }
   Tensor(Tensor &&o) noexcept : impl(o.impl) { o.impl = nullptr; }
   Tensor &operator=(const Tensor &o) {
-    if (o.impl)
-      o.impl->retain();
+    detail::TensorImpl *p = o.impl; // read first: `o` may be *this
+    if (p)
+      p->retain();
     reset();
-    impl = o.impl;
+    impl = p;
     return *this;
   }
   Tensor &operator=(Tensor &&o) noexcept {
@@ -161,6 +162,7 @@ private:
 std::ostream &operator<<(std::ostream &, const Tensor &);
 
 /// "(2, 3)" / "()" / "(4,)" -- Python tuple spelling used in every message.
+/// Numbers are printed as given (-1 stays -1).
 std::string shape_to_string(const std::vector<int64_t> &shape);
 /// Product of dims (1 for rank 0).
 int64_t shape_numel(const std::vector<int64_t> &shape);
