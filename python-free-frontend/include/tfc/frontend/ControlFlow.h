@@ -34,12 +34,12 @@ namespace detail {
 /// std::tuple of those) is flattened into tensors for the tracer and rebuilt
 /// afterwards. `shape` records the size of every vector met, so that both
 /// branches can be checked to have the same structure.
-template <class T> struct Flatten {
+template <class T> struct BranchResult {
   static_assert(sizeof(T) == 0,
                 "tfc::cond: a branch must return Tensor, std::vector<Tensor>, "
                 "or a std::pair / std::tuple of those (or nothing)");
 };
-template <> struct Flatten<Tensor> {
+template <> struct BranchResult<Tensor> {
   static void flatten(const Tensor &t, std::vector<Tensor> &out,
                       std::vector<size_t> &) {
     out.push_back(t);
@@ -49,7 +49,7 @@ template <> struct Flatten<Tensor> {
     return flat[next++];
   }
 };
-template <> struct Flatten<std::vector<Tensor>> {
+template <> struct BranchResult<std::vector<Tensor>> {
   static void flatten(const std::vector<Tensor> &ts, std::vector<Tensor> &out,
                       std::vector<size_t> &structure) {
     structure.push_back(ts.size());
@@ -64,13 +64,13 @@ template <> struct Flatten<std::vector<Tensor>> {
     return result;
   }
 };
-template <class... Ts> struct Flatten<std::tuple<Ts...>> {
+template <class... Ts> struct BranchResult<std::tuple<Ts...>> {
   static void flatten(const std::tuple<Ts...> &t, std::vector<Tensor> &out,
                       std::vector<size_t> &structure) {
     std::apply(
         [&](const auto &...elems) {
-          (Flatten<std::decay_t<decltype(elems)>>::flatten(elems, out,
-                                                           structure),
+          (BranchResult<std::decay_t<decltype(elems)>>::flatten(elems, out,
+                                                                structure),
            ...);
         },
         t);
@@ -82,23 +82,23 @@ template <class... Ts> struct Flatten<std::tuple<Ts...>> {
     return std::apply(
         [&](const auto &...elems) {
           return std::tuple<Ts...>{
-              Flatten<std::decay_t<decltype(elems)>>::rebuild(elems, flat,
-                                                              next)...};
+              BranchResult<std::decay_t<decltype(elems)>>::rebuild(elems, flat,
+                                                                   next)...};
         },
         proto);
   }
 };
-template <class A, class B> struct Flatten<std::pair<A, B>> {
+template <class A, class B> struct BranchResult<std::pair<A, B>> {
   static void flatten(const std::pair<A, B> &p, std::vector<Tensor> &out,
                       std::vector<size_t> &structure) {
-    Flatten<A>::flatten(p.first, out, structure);
-    Flatten<B>::flatten(p.second, out, structure);
+    BranchResult<A>::flatten(p.first, out, structure);
+    BranchResult<B>::flatten(p.second, out, structure);
   }
   static std::pair<A, B> rebuild(const std::pair<A, B> &proto,
                                  const std::vector<Tensor> &flat,
                                  size_t &next) {
-    A first = Flatten<A>::rebuild(proto.first, flat, next);
-    B second = Flatten<B>::rebuild(proto.second, flat, next);
+    A first = BranchResult<A>::rebuild(proto.first, flat, next);
+    B second = BranchResult<B>::rebuild(proto.second, flat, next);
     return {std::move(first), std::move(second)};
   }
 };
@@ -174,7 +174,7 @@ auto cond(const Tensor &pred, Then then_fn, Else else_fn,
         R result = fn();
         std::vector<Tensor> flat;
         std::vector<size_t> structure;
-        detail::Flatten<R>::flatten(result, flat, structure);
+        detail::BranchResult<R>::flatten(result, flat, structure);
         if (!proto) {
           proto.emplace(std::move(result));
           protoStructure.emplace(std::move(structure));
@@ -188,7 +188,7 @@ auto cond(const Tensor &pred, Then then_fn, Else else_fn,
           pred, [&] { return traceBranch(then_fn); },
           [&] { return traceBranch(else_fn); }, loc);
       size_t next = 0;
-      return detail::Flatten<R>::rebuild(*proto, flat, next);
+      return detail::BranchResult<R>::rebuild(*proto, flat, next);
     }
   } else {
     detail::check_bool_scalar("cond", pred, loc);
