@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -66,5 +67,46 @@ LogicalResult verifyElementwiseOp(Operation *op);
 
 #define GET_OP_CLASSES
 #include "tfc/Dialect/Tfc/IR/TfcOps.h.inc"
+
+namespace mlir::tfc {
+
+/// Creates an `OpTy` with the given result types and verifies it. On failure
+/// the diagnostics go to the context's handlers (with `loc`), the op is
+/// erased and failure is returned. Use this, not the ODS builders alone, when
+/// the operands come from user input: it never aborts.
+template <typename OpTy>
+FailureOr<OpTy> createChecked(OpBuilder &builder, Location loc,
+                              TypeRange resultTypes, ValueRange operands,
+                              ArrayRef<NamedAttribute> attributes = {}) {
+  auto op = OpTy::create(builder, loc, resultTypes, operands, attributes);
+  if (succeeded(mlir::verify(op)))
+    return op;
+  op->erase();
+  return failure();
+}
+
+/// Like the overload above for ops that infer their result types. The ODS
+/// builders of such ops call `report_fatal_error` when inference fails (say,
+/// a matmul of mismatched shapes); this emits the inference error at `loc`
+/// and returns failure instead.
+template <typename OpTy>
+FailureOr<OpTy> createChecked(OpBuilder &builder, Location loc,
+                              ValueRange operands,
+                              ArrayRef<NamedAttribute> attributes = {}) {
+  MLIRContext *context = builder.getContext();
+  DictionaryAttr dict = DictionaryAttr::get(context, attributes);
+  typename OpTy::Properties properties;
+  if (failed(OpTy::setPropertiesFromAttr(
+          properties, dict, [&] { return mlir::emitError(loc); })))
+    return failure();
+  SmallVector<Type> resultTypes;
+  if (failed(OpTy::inferReturnTypes(context, loc, operands, dict,
+                                    OpaqueProperties(&properties),
+                                    RegionRange(), resultTypes)))
+    return failure();
+  return createChecked<OpTy>(builder, loc, resultTypes, operands, attributes);
+}
+
+} // namespace mlir::tfc
 
 #endif // TFC_DIALECT_TFC_IR_TFCOPS_H
