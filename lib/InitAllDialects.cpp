@@ -2,6 +2,7 @@
 #include "tfc/InitAllDialects.h"
 #include "tfc/Conversion/Passes.h"
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
+#include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -52,5 +53,6 @@ void mlir::tfc::registerAllPasses() {
   memref::registerMemRefPasses();
   bufferization::registerBufferizationPipelines();
   registerTfcConversionPasses();
+  registerTfcPasses();
   registerTfcPipelines();
 }

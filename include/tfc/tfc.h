@@ -28,4 +28,8 @@
 #include "tfc/frontend/Ops.h"
 #include "tfc/frontend/Variable.h"
 
+// Traced functions and the JIT embedding API.
+#include "tfc/JIT/CompiledModule.h"
+#include "tfc/frontend/Function.h"
+
 #endif // TFC_TFC_H

@@ -1136,6 +1136,8 @@ struct PrintLowering : public OpConversionPattern<PrintOp> {
       auto fnType = FunctionType::get(rewriter.getContext(),
                                       {ptrType, i32, i32, i32, unranked}, {});
       auto fn = getOrInsertRuntimeFunc(rewriter, op, name, fnType);
+      // The runtime only reads the tensor: no copy before the call.
+      fn.setArgAttr(4, "bufferization.access", rewriter.getStringAttr("read"));
       Value cast = tensor::CastOp::create(rewriter, loc, unranked, v);
       Value idx = arith::ConstantIntOp::create(rewriter, loc, i32, (int64_t)i);
       Value code =

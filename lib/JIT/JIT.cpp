@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/JIT/JIT.h"
+#include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/InitAllDialects.h"
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/runtime/Allocator.h"
@@ -89,6 +90,11 @@ MLIRContext &::tfc::jit::sharedContext() {
   return *ctx;
 }
 
+std::recursive_mutex &::tfc::jit::contextMutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+
 bool ::tfc::jit::toDType(Type t, DType &out) {
   if (t.isInteger(1))
     out = DType::Bool;
@@ -106,13 +112,33 @@ bool ::tfc::jit::toDType(Type t, DType &out) {
 }
 
 namespace {
+/// "file:line:col" for file locations (looking through names and call
+/// sites), MLIR's own spelling otherwise.
+std::string formatLocation(Location loc) {
+  if (auto f = dyn_cast<FileLineColLoc>(loc))
+    return (f.getFilename().str() + ":" + std::to_string(f.getLine()) + ":" +
+            std::to_string(f.getColumn()));
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return formatLocation(n.getChildLoc());
+  if (auto c = dyn_cast<CallSiteLoc>(loc))
+    return formatLocation(c.getCallee());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (!isa<UnknownLoc>(inner))
+        return formatLocation(inner);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << loc;
+  return s;
+}
+
 /// Collects every diagnostic emitted while alive as "loc: error: msg" lines.
 class DiagnosticCollector {
 public:
   explicit DiagnosticCollector(MLIRContext &ctx)
       : handler(&ctx, [this](Diagnostic &diag) {
           llvm::raw_string_ostream os(text);
-          os << diag.getLocation() << ": ";
+          os << formatLocation(diag.getLocation()) << ": ";
           switch (diag.getSeverity()) {
           case DiagnosticSeverity::Error: os << "error: "; break;
           case DiagnosticSeverity::Warning: os << "warning: "; break;
@@ -121,7 +147,8 @@ public:
           }
           os << diag << "\n";
           for (auto &note : diag.getNotes())
-            os << note.getLocation() << ": note: " << note << "\n";
+            os << formatLocation(note.getLocation()) << ": note: " << note
+               << "\n";
           return success();
         }) {}
   std::string text;
@@ -159,6 +186,7 @@ CompiledModule::Impl::~Impl() = default;
 
 std::shared_ptr<CompiledModule::Impl>
 CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
+  std::lock_guard<std::recursive_mutex> lock(contextMutex());
   if (options.target != Target::CPU)
     throw CompileError("the CUDA target is not available in this build; "
                        "compile for Target::CPU");
@@ -183,6 +211,13 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     throw fail("tfc module failed to verify");
 
   auto impl = std::make_shared<Impl>();
+  impl->stages["tfc"] = printOp(module);
+  dumpStage(dumpDir, 0, "tfc", impl->stages["tfc"]);
+  // Variables become values: handles in, final values of written ones out.
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (failed(mlir::tfc::promoteVariables(fn)))
+      throw fail("promoting variables failed");
+
   // Record signatures of public functions before lowering changes them.
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isDeclaration() || fn.isPrivate())
@@ -210,12 +245,12 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     for (unsigned i = 0; i < fn.getNumArguments(); ++i)
       fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
                     BoolAttr::get(ctx, false));
+    if (auto written = fn->getAttrOfType<DenseI64ArrayAttr>("tfc.written_vars"))
+      sig.writtenVars.assign(written.asArrayRef().begin(),
+                             written.asArrayRef().end());
     impl->functionNames.push_back(sig.name);
     impl->functions.emplace(sig.name, std::move(sig));
   }
-
-  impl->stages["tfc"] = printOp(module);
-  dumpStage(dumpDir, 0, "tfc", impl->stages["tfc"]);
 
   mlir::tfc::CpuPipelineOptions pipelineOptions;
   pipelineOptions.fuseElementwise = options.fuse;
@@ -437,6 +472,7 @@ CompiledModule::CompiledModule(std::shared_ptr<Impl> impl)
 
 CompiledModule CompiledModule::from_source(std::string_view text,
                                            CompileOptions options) {
+  std::lock_guard<std::recursive_mutex> lock(contextMutex());
   MLIRContext &ctx = sharedContext();
   OwningOpRef<ModuleOp> module;
   std::string diagnostics;

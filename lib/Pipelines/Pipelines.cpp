@@ -31,6 +31,8 @@ void tfc::buildLinalgToLLVMPipeline(OpPassManager &pm,
                                     const CpuPipelineOptions &options) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  // tfc.while carries fresh tensors around the loop (x = f(x)).
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));

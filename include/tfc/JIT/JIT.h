@@ -15,6 +15,7 @@
 #include "mlir/IR/MLIRContext.h"
 
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct TensorSignature {
 struct FunctionSignature {
   std::string name;
   std::vector<TensorSignature> args, results;
+  /// For functions that took `!tfc.var` handles: the argument index of each
+  /// variable written, in the order its final value follows the results.
+  std::vector<int64_t> writtenVars;
   void (*packed)(void **) = nullptr;
 };
 
@@ -62,6 +66,9 @@ public:
 /// The MLIRContext used by the JIT and the tracer: every dialect and
 /// interface registered, multithreading off (compiles are small).
 mlir::MLIRContext &sharedContext();
+/// Held (recursively) by everything that builds or parses IR in the shared
+/// context: it is created with threading off, so uniquing is unlocked.
+std::recursive_mutex &contextMutex();
 
 } // namespace tfc::jit
 

@@ -1,0 +1,223 @@
+//===- Function.h - tfc::function: trace, compile, cache --------*- C++ -*-===//
+//
+// `tfc::function(f)` is `@tf.function` for C++. The first call with a new
+// signature (each tensor's dtype and shape, each scalar's value, each
+// variable's identity) traces `f` with symbolic tensors into the tfc dialect,
+// compiles it with the JIT and caches it; later calls with that signature run
+// the compiled code. Variables passed in or captured are read and written by
+// the compiled code; their new values are committed when the call completes.
+//
+// Thread-safety: one Function object may be called from several threads; a
+// trace holds the object's lock, cached calls do not mutate it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFC_FRONTEND_FUNCTION_H
+#define TFC_FRONTEND_FUNCTION_H
+
+#include "tfc/JIT/CompiledModule.h"
+#include "tfc/frontend/Dispatch.h"
+#include "tfc/frontend/Variable.h"
+#include "tfc/runtime/Tensor.h"
+
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tfc {
+
+struct FunctionOptions {
+  Target target = Target::CPU; ///< Target::CPU or Target::CUDA.
+  int opt_level = 2;           ///< LLVM optimisation level, 0..3.
+  /// Generalise to dynamic dims instead of retracing for every new shape.
+  bool reduce_retracing = false;
+  std::string name; ///< Name of the traced function in the IR ("" = "fn").
+  /// Fuse elementwise ops (on by default; off is for comparisons).
+  bool fuse = true;
+};
+
+namespace detail {
+
+/// One traced-and-compiled signature; opaque outside Tracing.cpp.
+struct ConcreteFunction;
+class TraceSession;
+
+/// The arguments of one call, flattened: the cache key, the tensors (in
+/// argument order) and the variables passed.
+struct CallArgs {
+  std::string key;
+  std::vector<Tensor> tensors;
+  std::vector<std::shared_ptr<VariableState>> variables;
+
+  void add(const Tensor &t);
+  void add(const Variable &v);
+  template <class S>
+    requires std::is_arithmetic_v<S>
+  void add(S s) {
+    key += 's';
+    key += static_cast<char>(sizeof(S));
+    key += std::is_floating_point_v<S> ? 'f' : 'i';
+    char bytes[sizeof(S)];
+    std::memcpy(bytes, &s, sizeof(S));
+    key.append(bytes, sizeof(S));
+  }
+};
+
+/// The state shared by every copy of one tfc::function object.
+class FunctionCore {
+public:
+  explicit FunctionCore(FunctionOptions options);
+  ~FunctionCore();
+
+  /// The compiled function for `args`, or null (then the caller traces).
+  ConcreteFunction *lookup(const CallArgs &args);
+  /// Starts a trace for `args`; installs the trace hook on this thread.
+  std::unique_ptr<TraceSession> begin_trace(const CallArgs &args);
+  /// The symbolic tensor standing for tensor argument `index`.
+  Tensor traced_argument(TraceSession &session, size_t index);
+  /// Ends a trace with `outputs` (flattened), compiles and caches it.
+  ConcreteFunction *finish_trace(std::unique_ptr<TraceSession> session,
+                                 const CallArgs &args,
+                                 const std::vector<Tensor> &outputs);
+  /// Runs compiled code; commits variable writes on success.
+  std::vector<Tensor> run(ConcreteFunction &fn, const CallArgs &args);
+
+  int tracing_count() const;
+  std::string ir(std::string_view stage) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+// --- Flattening results ------------------------------------------------------
+template <class T> struct Flatten;
+template <> struct Flatten<Tensor> {
+  static void flatten(const Tensor &t, std::vector<Tensor> &out) {
+    out.push_back(t);
+  }
+  static Tensor unflatten(std::vector<Tensor> &in, size_t &i,
+                          const std::vector<size_t> &) {
+    return std::move(in[i++]);
+  }
+};
+template <> struct Flatten<std::vector<Tensor>> {
+  static void flatten(const std::vector<Tensor> &v, std::vector<Tensor> &out) {
+    out.insert(out.end(), v.begin(), v.end());
+  }
+  static std::vector<Tensor> unflatten(std::vector<Tensor> &in, size_t &i,
+                                       const std::vector<size_t> &sizes) {
+    // A vector result is the whole flattened list (the only variadic shape
+    // supported at top level).
+    (void)sizes;
+    std::vector<Tensor> out(std::make_move_iterator(in.begin() + i),
+                            std::make_move_iterator(in.end()));
+    i = in.size();
+    return out;
+  }
+};
+template <class... Ts> struct Flatten<std::tuple<Ts...>> {
+  static void flatten(const std::tuple<Ts...> &t, std::vector<Tensor> &out) {
+    std::apply([&](const auto &...e) { (out.push_back(Tensor(e)), ...); }, t);
+  }
+  static std::tuple<Ts...> unflatten(std::vector<Tensor> &in, size_t &i,
+                                     const std::vector<size_t> &) {
+    return std::tuple<Ts...>{Ts(std::move(in[i++]))...};
+  }
+};
+template <class A, class B> struct Flatten<std::pair<A, B>> {
+  static void flatten(const std::pair<A, B> &p, std::vector<Tensor> &out) {
+    out.push_back(Tensor(p.first));
+    out.push_back(Tensor(p.second));
+  }
+  static std::pair<A, B> unflatten(std::vector<Tensor> &in, size_t &i,
+                                   const std::vector<size_t> &) {
+    A a(std::move(in[i++]));
+    B b(std::move(in[i++]));
+    return {std::move(a), std::move(b)};
+  }
+};
+
+/// What the traced callable receives for an argument of type A.
+template <class A> struct TracedArg {
+  static const A &get(const A &a, FunctionCore &, TraceSession &, size_t &) {
+    return a;
+  }
+};
+template <> struct TracedArg<Tensor> {
+  static Tensor get(const Tensor &, FunctionCore &core, TraceSession &s,
+                    size_t &i) {
+    return core.traced_argument(s, i++);
+  }
+};
+
+/// Restores the eager state if a trace throws.
+void abort_trace(std::unique_ptr<TraceSession> session);
+
+} // namespace detail
+
+/// A traced function; see tfc::function.
+template <class F> class Function {
+public:
+  Function(F f, FunctionOptions options)
+      : fn(std::move(f)),
+        core(std::make_shared<detail::FunctionCore>(std::move(options))) {}
+
+  template <class... Args> auto operator()(const Args &...args) {
+    using Result = std::invoke_result_t<F &, const Args &...>;
+    // Called while another function is being traced: trace inline into it.
+    if (detail::active_trace_hook())
+      return std::invoke(fn, args...);
+    detail::CallArgs call;
+    (call.add(args), ...);
+    detail::ConcreteFunction *concrete = core->lookup(call);
+    if (!concrete) {
+      auto session = core->begin_trace(call);
+      std::vector<Tensor> flat;
+      try {
+        size_t next = 0;
+        // Braced initialisation evaluates left to right, so tensor
+        // arguments get symbolic tensors 0, 1, 2, ... in order.
+        std::tuple<decltype(detail::TracedArg<Args>::get(
+            args, *core, *session, next))...>
+            traced{detail::TracedArg<Args>::get(args, *core, *session,
+                                                next)...};
+        Result out = std::apply(fn, traced);
+        detail::Flatten<Result>::flatten(out, flat);
+      } catch (...) {
+        detail::abort_trace(std::move(session));
+        throw;
+      }
+      concrete = core->finish_trace(std::move(session), call, flat);
+    }
+    std::vector<Tensor> results = core->run(*concrete, call);
+    size_t i = 0;
+    return detail::Flatten<Result>::unflatten(results, i, {});
+  }
+
+  /// How many times `f` was traced (one per new signature).
+  int tracing_count() const { return core->tracing_count(); }
+  /// MLIR text of the latest trace: "tfc" (as traced), "optimized" (lowered
+  /// to linalg on tensors after fusion), "llvm-dialect" or "llvm" (LLVM IR).
+  std::string ir(std::string_view stage = "tfc") const {
+    return core->ir(stage);
+  }
+
+private:
+  F fn;
+  std::shared_ptr<detail::FunctionCore> core;
+};
+
+/// Like @tf.function: returns a callable that traces `f` per signature into
+/// the tfc dialect and runs JIT-compiled code.
+template <class F> auto function(F f, FunctionOptions options = {}) {
+  return Function<F>(std::move(f), std::move(options));
+}
+
+} // namespace tfc
+
+#endif // TFC_FRONTEND_FUNCTION_H
