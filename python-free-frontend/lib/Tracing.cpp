@@ -809,11 +809,11 @@ ConcreteFunction *FunctionCore::lookup(const CallArgs &args) {
   return it == impl->cache.end() ? nullptr : it->second.get();
 }
 
-std::unique_ptr<TraceSession> FunctionCore::begin_trace(const CallArgs &args) {
+TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
   contextMutex().lock();
   try {
-    return std::make_unique<TraceSession>(args, impl->tracingCount == 0,
-                                          impl->options.name);
+    return TraceSessionPtr(new TraceSession(args, impl->tracingCount == 0,
+                                            impl->options.name));
   } catch (...) {
     contextMutex().unlock();
     throw;
@@ -824,13 +824,17 @@ Tensor FunctionCore::traced_argument(TraceSession &session, size_t index) {
   return session.arguments.at(index);
 }
 
-void abort_trace(std::unique_ptr<TraceSession> session) {
+void TraceSessionDeleter::operator()(TraceSession *session) const {
+  delete session;
+}
+
+void abort_trace(TraceSessionPtr session) {
   session.reset();
   contextMutex().unlock();
 }
 
 ConcreteFunction *
-FunctionCore::finish_trace(std::unique_ptr<TraceSession> session,
+FunctionCore::finish_trace(TraceSessionPtr session,
                            const CallArgs &args,
                            const std::vector<Tensor> &outputs) {
   auto concrete = std::make_unique<ConcreteFunction>();

@@ -128,7 +128,8 @@ TEST(Function, CollatzWithWhileLoopAndCond) {
         [](const std::vector<Tensor> &v) {
           Tensor n = v[0];
           Tensor next = cond(
-              n % 2 == 0, [&] { return n / 2; }, [&] { return 3 * n + 1; });
+              n % 2 == 0, [&] { return floor_div(n, 2); },
+              [&] { return 3 * n + 1; });
           return std::vector<Tensor>{next, v[1] + 1};
         },
         {n0, constant(0)});

@@ -45,6 +45,11 @@ namespace detail {
 /// One traced-and-compiled signature; opaque outside Tracing.cpp.
 struct ConcreteFunction;
 class TraceSession;
+/// Deletes a TraceSession (defined where the type is complete).
+struct TraceSessionDeleter {
+  void operator()(TraceSession *session) const;
+};
+using TraceSessionPtr = std::unique_ptr<TraceSession, TraceSessionDeleter>;
 
 /// The arguments of one call, flattened: the cache key, the tensors (in
 /// argument order) and the variables passed.
@@ -76,11 +81,11 @@ public:
   /// The compiled function for `args`, or null (then the caller traces).
   ConcreteFunction *lookup(const CallArgs &args);
   /// Starts a trace for `args`; installs the trace hook on this thread.
-  std::unique_ptr<TraceSession> begin_trace(const CallArgs &args);
+  TraceSessionPtr begin_trace(const CallArgs &args);
   /// The symbolic tensor standing for tensor argument `index`.
   Tensor traced_argument(TraceSession &session, size_t index);
   /// Ends a trace with `outputs` (flattened), compiles and caches it.
-  ConcreteFunction *finish_trace(std::unique_ptr<TraceSession> session,
+  ConcreteFunction *finish_trace(TraceSessionPtr session,
                                  const CallArgs &args,
                                  const std::vector<Tensor> &outputs);
   /// Runs compiled code; commits variable writes on success.
@@ -156,7 +161,7 @@ template <> struct TracedArg<Tensor> {
 };
 
 /// Restores the eager state if a trace throws.
-void abort_trace(std::unique_ptr<TraceSession> session);
+void abort_trace(TraceSessionPtr session);
 
 } // namespace detail
 
