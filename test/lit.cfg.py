@@ -19,7 +19,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [os.path.join(config.tfc_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tfc-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["tfc-opt", "tfc-run"], tool_dirs)
 config.substitutions.append(("%tfc_src_root", config.tfc_src_root))
 config.substitutions.append(("%tfc_bin", os.path.join(config.tfc_obj_root, "bin")))
 
