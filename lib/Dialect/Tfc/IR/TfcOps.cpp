@@ -1233,7 +1233,10 @@ void IfOp::getRegionInvocationBounds(
   std::optional<APInt> condition =
       operands.empty() ? std::nullopt : getSplatInt(operands[0]);
   if (!condition) {
-    invocationBounds.assign(2, {0, 1});
+    invocationBounds.push_back({0, 1});
+    // An absent else region never runs.
+    invocationBounds.push_back(getElseRegion().empty() ? InvocationBounds(0, 0)
+                                                       : InvocationBounds(0, 1));
     return;
   }
   invocationBounds.push_back(condition->isOne() ? InvocationBounds(1, 1)
