@@ -38,6 +38,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
+
 using llvm::ArrayRef;
 using llvm::SmallVector;
 using llvm::StringRef;
@@ -828,6 +830,9 @@ RunResult Interpreter::runWithInitialValues(StringRef function,
 
 mlir::OwningOpRef<mlir::ModuleOp> parseModule(StringRef text,
                                               StringRef bufferName) {
+  // The shared context is unlocked (threading off): serialise with the JIT
+  // and the tracer.
+  std::lock_guard<std::recursive_mutex> lock(jit::contextMutex());
   mlir::MLIRContext &ctx = jit::sharedContext();
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::string diagnostics;
@@ -857,9 +862,17 @@ mlir::OwningOpRef<mlir::ModuleOp> parseModule(StringRef text,
 std::vector<tfc::Tensor> tfc::jit::interpret(std::string_view mlir_text,
                                              std::string_view function,
                                              const std::vector<Tensor> &args) {
-  auto module = interpreter::parseModule(
-      StringRef(mlir_text.data(), mlir_text.size()), "<source>");
-  interpreter::Interpreter interp(*module);
+  /// Erases the module under the context lock, also when the run throws.
+  struct LockedModule {
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    ~LockedModule() {
+      std::lock_guard<std::recursive_mutex> lock(contextMutex());
+      module = mlir::OwningOpRef<mlir::ModuleOp>();
+    }
+  };
+  LockedModule owned{interpreter::parseModule(
+      StringRef(mlir_text.data(), mlir_text.size()), "<source>")};
+  interpreter::Interpreter interp(*owned.module);
   return interp
       .runWithInitialValues(StringRef(function.data(), function.size()), args)
       .results;
