@@ -52,7 +52,8 @@ protected:
 
   /// A ranked tensor type of f32 (or `element`).
   RankedTensorType tensor(ArrayRef<int64_t> shape, Type element = {}) {
-    return RankedTensorType::get(shape, element ? element : builder.getF32Type());
+    return RankedTensorType::get(shape,
+                                 element ? element : builder.getF32Type());
   }
 
   /// A constant of `type` filled with `value`.
@@ -215,8 +216,8 @@ TEST_F(TfcDialectTest, IfYieldMismatchMessage) {
   auto scalar = tensor({});
   Value a = splat(scalar, 1.f);
   Value wrong = splat(tensor({2}), 1.f);
-  auto ifOp = tfc::IfOp::create(builder, loc, TypeRange{scalar},
-                                predicate(true));
+  auto ifOp =
+      tfc::IfOp::create(builder, loc, TypeRange{scalar}, predicate(true));
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().emplaceBlock());
@@ -233,8 +234,8 @@ TEST_F(TfcDialectTest, IfYieldMismatchMessage) {
 }
 
 TEST_F(TfcDialectTest, IfWithoutElseNeedsNoResults) {
-  auto ifOp = tfc::IfOp::create(builder, loc, TypeRange{tensor({})},
-                                predicate(false));
+  auto ifOp =
+      tfc::IfOp::create(builder, loc, TypeRange{tensor({})}, predicate(false));
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().emplaceBlock());
@@ -247,8 +248,7 @@ TEST_F(TfcDialectTest, IfWithoutElseNeedsNoResults) {
 }
 
 TEST_F(TfcDialectTest, IfSuccessorsFollowConstantPredicate) {
-  auto ifOp =
-      tfc::IfOp::create(builder, loc, TypeRange{}, predicate(true));
+  auto ifOp = tfc::IfOp::create(builder, loc, TypeRange{}, predicate(true));
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().emplaceBlock());
@@ -280,8 +280,8 @@ TEST_F(TfcDialectTest, BuildWhileLoop) {
                                    DenseElementsAttr::get(i32, v));
   };
   Value init = intConst(0), limit = intConst(10), one = intConst(1);
-  auto loop = tfc::WhileOp::create(builder, loc, TypeRange{i32},
-                                   ValueRange{init});
+  auto loop =
+      tfc::WhileOp::create(builder, loc, TypeRange{i32}, ValueRange{init});
   {
     OpBuilder::InsertionGuard guard(builder);
     Block *before = builder.createBlock(&loop.getBefore(), {}, {i32}, {loc});
@@ -328,8 +328,8 @@ TEST_F(TfcDialectTest, WhileYieldMismatchMessage) {
   Value init = tfc::ConstantOp::create(builder, loc, i32,
                                        DenseElementsAttr::get(i32, 0));
   Value f = splat(tensor({}), 1.f);
-  auto loop = tfc::WhileOp::create(builder, loc, TypeRange{i32},
-                                   ValueRange{init});
+  auto loop =
+      tfc::WhileOp::create(builder, loc, TypeRange{i32}, ValueRange{init});
   {
     OpBuilder::InsertionGuard guard(builder);
     Block *before = builder.createBlock(&loop.getBefore(), {}, {i32}, {loc});
@@ -373,9 +373,8 @@ TEST_F(TfcDialectTest, VariableOpsHaveMemoryEffects) {
 
 TEST_F(TfcDialectTest, VarTypeRejectsUnsupportedElements) {
   messages.clear();
-  auto bad = tfc::VarType::getChecked(
-      [&] { return emitError(loc); }, &context,
-      tensor({2}, builder.getIntegerType(8)));
+  auto bad = tfc::VarType::getChecked([&] { return emitError(loc); }, &context,
+                                      tensor({2}, builder.getIntegerType(8)));
   EXPECT_FALSE(bad);
   EXPECT_NE(messages.find("expected a tensor of i1, i32, i64, f32 or f64"),
             std::string::npos)

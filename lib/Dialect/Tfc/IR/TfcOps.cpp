@@ -40,8 +40,8 @@ FailureOr<int64_t> mlir::tfc::normalizeAxis(int64_t axis, int64_t bound) {
   return axis < 0 ? axis + bound : axis;
 }
 
-FailureOr<SmallVector<int64_t>>
-mlir::tfc::normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) {
+FailureOr<SmallVector<int64_t>> mlir::tfc::normalizeAxes(ArrayRef<int64_t> axes,
+                                                         int64_t rank) {
   SmallVector<int64_t> result;
   result.reserve(axes.size());
   for (int64_t axis : axes) {
@@ -259,8 +259,7 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 LogicalResult ConstantOp::verify() {
   auto type = cast<ShapedType>(getValue().getType());
   if (!type.hasStaticShape())
-    return emitOpError("expected a value with a static shape but got ")
-           << type;
+    return emitOpError("expected a value with a static shape but got ") << type;
   return success();
 }
 
@@ -479,8 +478,8 @@ OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
             return result;
           },
           [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
-            return applyInDouble(a, b, static_cast<double (*)(double, double)>(
-                                           std::pow));
+            return applyInDouble(
+                a, b, static_cast<double (*)(double, double)>(std::pow));
           }))
     return folded;
   // x ^ 1 -> x
@@ -492,8 +491,9 @@ OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
 OpFoldResult LogicalAndOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();
+  // x & true -> x, x & false -> false
   if (std::optional<APInt> rhs = getSplatInt(adaptor.getRhs()))
-    return rhs->isOne() ? getLhs() : getRhs(); // x & true -> x, x & false -> false
+    return rhs->isOne() ? getLhs() : getRhs();
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
@@ -505,8 +505,9 @@ OpFoldResult LogicalAndOp::fold(FoldAdaptor adaptor) {
 OpFoldResult LogicalOrOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();
+  // x | false -> x, x | true -> true
   if (std::optional<APInt> rhs = getSplatInt(adaptor.getRhs()))
-    return rhs->isZero() ? getLhs() : getRhs(); // x | false -> x, x | true -> true
+    return rhs->isZero() ? getLhs() : getRhs();
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
@@ -565,10 +566,10 @@ OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
         adaptor.getOperands(), getType(),
         [&](const APFloat &a, const APFloat &b) -> std::optional<APInt> {
           APFloat::cmpResult order = a.compare(b);
-          return APInt(1, evaluatePredicate(
-                              predicate, order == APFloat::cmpLessThan,
-                              order == APFloat::cmpEqual,
-                              order == APFloat::cmpUnordered));
+          return APInt(1, evaluatePredicate(predicate,
+                                            order == APFloat::cmpLessThan,
+                                            order == APFloat::cmpEqual,
+                                            order == APFloat::cmpUnordered));
         });
   }
   bool isBool = elementType.isInteger(1);
@@ -666,10 +667,9 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
                           *lhs, " and ", *rhs);
   int64_t rank = lhs->getRank();
   if (rank < 2 || rhs->getRank() != rank)
-    return emitInferError(
-        location, name,
-        "expected operands of one rank, at least 2, but got ", *lhs, " and ",
-        *rhs);
+    return emitInferError(location, name,
+                          "expected operands of one rank, at least 2, but got ",
+                          *lhs, " and ", *rhs);
   SmallVector<int64_t> shape;
   for (int64_t i = 0; i < rank - 2; ++i) {
     int64_t a = lhs->getDimSize(i), b = rhs->getDimSize(i);
@@ -681,10 +681,9 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   }
   int64_t k1 = lhs->getDimSize(rank - 1), k2 = rhs->getDimSize(rank - 2);
   if (!dimsCompatible(k1, k2))
-    return emitInferError(location, name,
-                          "expected the contracted dims to match but lhs ", *lhs,
-                          " has ", k1, " columns and rhs ", *rhs, " has ", k2,
-                          " rows");
+    return emitInferError(
+        location, name, "expected the contracted dims to match but lhs ", *lhs,
+        " has ", k1, " columns and rhs ", *rhs, " has ", k2, " rows");
   shape.push_back(lhs->getDimSize(rank - 2));
   shape.push_back(rhs->getDimSize(rank - 1));
   inferred.push_back(RankedTensorType::get(shape, lhs->getElementType()));
@@ -852,8 +851,8 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
       continue;
     }
     if (dim != 1)
-      return emitInferError(location, name, "cannot squeeze dim #", i,
-                            " of ", *type, ": expected size 1 but got ",
+      return emitInferError(location, name, "cannot squeeze dim #", i, " of ",
+                            *type, ": expected size 1 but got ",
                             ShapedType::isDynamic(dim) ? std::string("?")
                                                        : std::to_string(dim));
   }
@@ -983,9 +982,9 @@ OpFoldResult SliceOp::fold(FoldAdaptor) {
 
 namespace {
 /// Result type of reducing `axes` of `operand`, shared by all reductions.
-LogicalResult inferReduceType(std::optional<Location> location,
-                              StringRef name, Type operand,
-                              DenseI64ArrayAttr axesAttr, BoolAttr keepdims,
+LogicalResult inferReduceType(std::optional<Location> location, StringRef name,
+                              Type operand, DenseI64ArrayAttr axesAttr,
+                              BoolAttr keepdims,
                               SmallVectorImpl<Type> &inferred) {
   FailureOr<RankedTensorType> type =
       getRankedTensor(location, name, "the operand", operand);
@@ -1009,8 +1008,7 @@ LogicalResult inferReduceType(std::optional<Location> location,
 }
 
 /// A reduction over no axes is the identity.
-template <typename OpTy>
-OpFoldResult foldReduce(OpTy op) {
+template <typename OpTy> OpFoldResult foldReduce(OpTy op) {
   if (op.getAxes().empty() && op.getOperand().getType() == op.getType())
     return op.getOperand();
   return {};
@@ -1021,10 +1019,9 @@ OpFoldResult foldReduce(OpTy op) {
   LogicalResult OpTy::inferReturnTypes(                                        \
       MLIRContext *, std::optional<Location> location, Adaptor adaptor,        \
       SmallVectorImpl<Type> &inferred) {                                       \
-    return inferReduceType(location, getOperationName(),                       \
-                           adaptor.getOperand().getType(),                     \
-                           adaptor.getAxesAttr(), adaptor.getKeepdimsAttr(),   \
-                           inferred);                                          \
+    return inferReduceType(                                                    \
+        location, getOperationName(), adaptor.getOperand().getType(),          \
+        adaptor.getAxesAttr(), adaptor.getKeepdimsAttr(), inferred);           \
   }                                                                            \
   OpFoldResult OpTy::fold(FoldAdaptor) { return foldReduce(*this); }
 
@@ -1057,7 +1054,8 @@ LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *context,
                           ") for ", *type, " but got ", axis);
   SmallVector<int64_t> shape(type->getShape());
   shape.erase(shape.begin() + axis);
-  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(context, 64)));
+  inferred.push_back(
+      RankedTensorType::get(shape, IntegerType::get(context, 64)));
   return success();
 }
 
@@ -1088,8 +1086,8 @@ LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
   StringRef name = getOperationName();
-  FailureOr<RankedTensorType> type = getRankedTensor(
-      location, name, "logits", adaptor.getLogits().getType());
+  FailureOr<RankedTensorType> type =
+      getRankedTensor(location, name, "logits", adaptor.getLogits().getType());
   if (failed(type))
     return failure();
   if (type->getRank() < 1)
@@ -1124,8 +1122,7 @@ LogicalResult OneHotOp::verify() {
 
 namespace {
 /// The terminator of a single-block region if it is `TerminatorTy`.
-template <typename TerminatorTy>
-TerminatorTy getTerminatorOf(Region &region) {
+template <typename TerminatorTy> TerminatorTy getTerminatorOf(Region &region) {
   if (region.empty() || region.front().empty())
     return {};
   return dyn_cast<TerminatorTy>(region.front().back());
@@ -1144,8 +1141,8 @@ FailureOr<TerminatorTy> verifyTerminator(Operation *op, Region &region,
     return terminator;
   return op->emitOpError("expected the ")
          << regionName << " region to end with '"
-         << TerminatorTy::getOperationName() << "' but got '"
-         << last.getName() << "'";
+         << TerminatorTy::getOperationName() << "' but got '" << last.getName()
+         << "'";
 }
 
 /// Checks that `actual` (what `actualWhat` passes) has the types `expected`
@@ -1235,8 +1232,9 @@ void IfOp::getRegionInvocationBounds(
   if (!condition) {
     invocationBounds.push_back({0, 1});
     // An absent else region never runs.
-    invocationBounds.push_back(getElseRegion().empty() ? InvocationBounds(0, 0)
-                                                       : InvocationBounds(0, 1));
+    invocationBounds.push_back(getElseRegion().empty()
+                                   ? InvocationBounds(0, 0)
+                                   : InvocationBounds(0, 1));
     return;
   }
   invocationBounds.push_back(condition->isOne() ? InvocationBounds(1, 1)
@@ -1313,13 +1311,12 @@ LogicalResult WhileOp::verify() {
                               "tfc.condition value", getResultTypes(),
                               "result")))
     return failure();
-  if (failed(verifyTypesMatch(*this, getAfter().getArgumentTypes(),
-                              "after region argument",
-                              condition->getArgs().getTypes(),
-                              "tfc.condition value")))
+  if (failed(verifyTypesMatch(
+          *this, getAfter().getArgumentTypes(), "after region argument",
+          condition->getArgs().getTypes(), "tfc.condition value")))
     return failure();
-  FailureOr<YieldOp> yield = verifyTerminator<YieldOp>(*this, getAfter(),
-                                                       "after");
+  FailureOr<YieldOp> yield =
+      verifyTerminator<YieldOp>(*this, getAfter(), "after");
   if (failed(yield))
     return failure();
   return verifyTypesMatch(*this, yield->getOperandTypes(), "tfc.yield value",
@@ -1334,8 +1331,9 @@ OperandRange WhileOp::getEntrySuccessorOperands(RegionSuccessor) {
 void WhileOp::getSuccessorRegions(RegionBranchPoint point,
                                   SmallVectorImpl<RegionSuccessor> &regions) {
   // Entering the op, or finishing the body: evaluate the condition.
-  if (point.isParent() || point.getTerminatorPredecessorOrNull()
-                                  ->getParentRegion() == &getAfter()) {
+  if (point.isParent() ||
+      point.getTerminatorPredecessorOrNull()->getParentRegion() ==
+          &getAfter()) {
     regions.push_back(RegionSuccessor(&getBefore(), getBeforeArguments()));
     return;
   }
@@ -1361,10 +1359,9 @@ ParseResult WhileOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseColonType(functionType))
     return failure();
   if (functionType.getNumInputs() != inits.size())
-    return parser.emitError(typeLoc)
-           << "expected " << inits.size()
-           << " input types, one per init, but got "
-           << functionType.getNumInputs();
+    return parser.emitError(typeLoc) << "expected " << inits.size()
+                                     << " input types, one per init, but got "
+                                     << functionType.getNumInputs();
   result.addTypes(functionType.getResults());
   if (parser.resolveOperands(inits, functionType.getInputs(), typeLoc,
                              result.operands))
@@ -1382,10 +1379,10 @@ ParseResult WhileOp::parse(OpAsmParser &parser, OperationState &result) {
 void WhileOp::print(OpAsmPrinter &p) {
   if (!getInits().empty()) {
     p << " (";
-    llvm::interleaveComma(llvm::zip(getBeforeArguments(), getInits()), p,
-                          [&](auto pair) {
-                            p << std::get<0>(pair) << " = " << std::get<1>(pair);
-                          });
+    llvm::interleaveComma(
+        llvm::zip(getBeforeArguments(), getInits()), p, [&](auto pair) {
+          p << std::get<0>(pair) << " = " << std::get<1>(pair);
+        });
     p << ")";
   }
   p << " : ";
@@ -1401,8 +1398,7 @@ void WhileOp::print(OpAsmPrinter &p) {
 // ConditionOp
 //===----------------------------------------------------------------------===//
 
-MutableOperandRange
-ConditionOp::getMutableSuccessorOperands(RegionSuccessor) {
+MutableOperandRange ConditionOp::getMutableSuccessorOperands(RegionSuccessor) {
   return getArgsMutable();
 }
 
@@ -1412,8 +1408,8 @@ void ConditionOp::getSuccessorRegions(
   std::optional<APInt> condition =
       operands.empty() ? std::nullopt : getSplatInt(operands[0]);
   if (!condition || condition->isOne())
-    regions.push_back(RegionSuccessor(&loop.getAfter(),
-                                      loop.getAfterArguments()));
+    regions.push_back(
+        RegionSuccessor(&loop.getAfter(), loop.getAfterArguments()));
   if (!condition || condition->isZero())
     regions.push_back(RegionSuccessor(loop.getOperation(), loop.getResults()));
 }

@@ -29,8 +29,7 @@ namespace mlir::tfc {
 /// The storage behind `!tfc.var` handles: `tfc.var_read` reads it,
 /// `tfc.var_assign*` write it. Keeping it apart from the default resource
 /// lets passes move variable accesses across prints and vice versa.
-struct VariableResource
-    : public SideEffects::Resource::Base<VariableResource> {
+struct VariableResource : public SideEffects::Resource::Base<VariableResource> {
   StringRef getName() final { return "tfc::VariableResource"; }
 };
 
@@ -59,8 +58,8 @@ LogicalResult verifyElementwiseOp(Operation *op);
 
 } // namespace mlir::tfc
 
-#include "tfc/Dialect/Tfc/IR/TfcOpsEnums.h.inc"
 #include "tfc/Dialect/Tfc/IR/TfcInterfaces.h.inc"
+#include "tfc/Dialect/Tfc/IR/TfcOpsEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tfc/Dialect/Tfc/IR/TfcOpsAttrs.h.inc"
@@ -96,8 +95,8 @@ FailureOr<OpTy> createChecked(OpBuilder &builder, Location loc,
   MLIRContext *context = builder.getContext();
   DictionaryAttr dict = DictionaryAttr::get(context, attributes);
   typename OpTy::Properties properties;
-  if (failed(OpTy::setPropertiesFromAttr(
-          properties, dict, [&] { return mlir::emitError(loc); })))
+  if (failed(OpTy::setPropertiesFromAttr(properties, dict,
+                                         [&] { return mlir::emitError(loc); })))
     return failure();
   SmallVector<Type> resultTypes;
   if (failed(OpTy::inferReturnTypes(context, loc, operands, dict,
