@@ -142,10 +142,11 @@ struct LogicalNotOp {
 
 template <class Op> Tensor unary(std::string_view name, const Tensor &x) {
   require_concrete(name, x);
-  DType dt = x.dtype();
+  const TensorImpl *xi = x.unsafe_impl();
+  DType dt = xi->dtype;
   require_dtype(name, Op::kAllowed, dt);
-  int64_t n = x.numel();
-  Tensor out = make_tensor(dt, x.shape(), n);
+  int64_t n = xi->numel;
+  Tensor out = make_tensor(dt, xi->shape, n);
   dispatch_dtype(dt, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (accepts<Op, T>()) {
@@ -412,6 +413,18 @@ inline void binaryRun(R *__restrict o, const E *__restrict a, int64_t sa,
   }
 }
 
+/// Shape equality without a memcmp call (ranks are tiny).
+inline bool sameShape(const std::vector<int64_t> &a,
+                      const std::vector<int64_t> &b) {
+  size_t n = a.size();
+  if (n != b.size())
+    return false;
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
 [[noreturn]] [[gnu::cold]] void failShapes(std::string_view name,
                                            const Tensor &a, const Tensor &b) {
   fail(name, "incompatible shapes ", a.shape(), " and ", b.shape(), " (",
@@ -432,12 +445,13 @@ template <class Op>
 Tensor binary(std::string_view name, const Tensor &a, const Tensor &b) {
   require_concrete(name, a);
   require_concrete(name, b);
-  DType dt = a.dtype();
-  if (dt != b.dtype()) [[unlikely]]
-    fail(name, "mixed dtypes ", dt, " and ", b.dtype());
+  const TensorImpl *ai = a.unsafe_impl(), *bi = b.unsafe_impl();
+  DType dt = ai->dtype;
+  if (dt != bi->dtype) [[unlikely]]
+    fail(name, "mixed dtypes ", dt, " and ", bi->dtype);
   require_dtype(name, Op::kAllowed, dt);
   DType rdt = BoolResult<Op> ? DType::Bool : dt;
-  const std::vector<int64_t> &sa = a.shape(), &sb = b.shape();
+  const std::vector<int64_t> &sa = ai->shape, &sb = bi->shape;
   Tensor out;
   dispatch_dtype(dt, [&](auto tag) {
     using T = decltype(tag);
@@ -445,8 +459,8 @@ Tensor binary(std::string_view name, const Tensor &a, const Tensor &b) {
       using E = elem_t<T>;
       using R = std::conditional_t<BoolResult<Op>, uint8_t, E>;
       const E *ap = cdata<T>(a), *bp = cdata<T>(b);
-      if (sa == sb) {
-        int64_t n = a.numel();
+      if (sameShape(sa, sb)) {
+        int64_t n = ai->numel;
         if constexpr (HasPrecheck<Op>)
           if (n)
             Op::template precheck<E>(name, a, b);
@@ -469,13 +483,13 @@ Tensor binary(std::string_view name, const Tensor &a, const Tensor &b) {
       if (n == 0)
         return;
       // Scalar operand against a tensor of the output's shape.
-      if (b.numel() == 1 && a.numel() == n) {
+      if (bi->numel == 1 && ai->numel == n) {
         parallel_for(n, Op::kCost, [&](int64_t lo, int64_t hi) {
           binaryRun<Op>(op + lo, ap + lo, 1, bp, 0, hi - lo);
         });
         return;
       }
-      if (a.numel() == 1 && b.numel() == n) {
+      if (ai->numel == 1 && bi->numel == n) {
         parallel_for(n, Op::kCost, [&](int64_t lo, int64_t hi) {
           binaryRun<Op>(op + lo, ap, 0, bp + lo, 1, hi - lo);
         });

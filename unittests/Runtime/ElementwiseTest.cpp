@@ -228,6 +228,43 @@ TEST(Elementwise, CastBetweenEveryPair) {
   expectEq<bool>(k::cast(d, DType::Bool), {3}, {true, true, true});
 }
 
+/// Values 0, 1, 2 survive a cast between any two dtypes except into bool,
+/// where they become false, true, true.
+template <class From> void castMatrixFrom() {
+  Tensor x = make<From>({From(0), From(1), From(2)}, {3});
+  expectEq<bool>(k::cast(x, DType::Bool), {3}, {false, true, true});
+  if constexpr (!std::is_same_v<From, bool>) {
+    expectEq<int32_t>(k::cast(x, DType::Int32), {3}, {0, 1, 2});
+    expectEq<int64_t>(k::cast(x, DType::Int64), {3}, {0, 1, 2});
+    expectEq<float>(k::cast(x, DType::Float32), {3}, {0, 1, 2});
+    expectEq<double>(k::cast(x, DType::Float64), {3}, {0, 1, 2});
+  }
+}
+
+TEST(Elementwise, CastMatrix) {
+  castMatrixFrom<bool>();
+  castMatrixFrom<int32_t>();
+  castMatrixFrom<int64_t>();
+  castMatrixFrom<float>();
+  castMatrixFrom<double>();
+  Tensor b = make<bool>({false, true}, {2});
+  expectEq<bool>(k::cast(b, DType::Bool), {2}, {false, true});
+  expectEq<float>(k::cast(b, DType::Float32), {2}, {0, 1});
+  expectEq<int64_t>(k::cast(make<double>({-2.5, 1e19}, {2}), DType::Int64), {2},
+                    {-2, std::numeric_limits<int64_t>::min()});
+  expectEq<float>(k::cast(make<double>({0.1}, {1}), DType::Float32), {1}, {0.1f});
+}
+
+TEST(Elementwise, SelectBoolValuesAndCondBroadcast) {
+  Tensor c = make<bool>({true, false}, {2, 1});
+  Tensor a = make<bool>({true, true, true}, {3});
+  Tensor b = make<bool>({false, false, false}, {3});
+  expectEq<bool>(k::select(c, a, b), {2, 3}, {true, true, true, false, false, false});
+  expectEq<int64_t>(k::select(scalar(false), make<int64_t>({1, 2}, {2}),
+                              make<int64_t>({3, 4}, {2})),
+                    {2}, {3, 4});
+}
+
 TEST(Elementwise, CastToSameDTypeSharesData) {
   Tensor f = make<float>({1.f, 2.f}, {2});
   Tensor g = k::cast(f, DType::Float32);

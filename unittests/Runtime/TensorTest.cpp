@@ -12,11 +12,15 @@ namespace k = tfc::kernels;
 
 namespace {
 
+/// Destroyed after the thread-local pools at exit: must not crash.
+Tensor gStaticTensor = kernels::full({3}, 1.0, DType::Float32);
+
 struct FakeSymbolic : SymbolicValue {
   std::string describe() const override { return "traced tfc.mul"; }
 };
 
 TEST(Tensor, BasicsAndRefcounting) {
+  EXPECT_EQ(gStaticTensor.to_vector<float>(), (std::vector<float>{1, 1, 1}));
   Tensor u;
   EXPECT_FALSE(u.defined());
   EXPECT_FALSE(u.is_symbolic());
