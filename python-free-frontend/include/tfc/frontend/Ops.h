@@ -4,8 +4,8 @@
 // runs eagerly (or is traced inside `tfc::function`) through
 // `detail::dispatch`, and takes a trailing defaulted `std::source_location` so
 // that errors say where in the user's code they happened:
-//   "add: incompatible shapes (2, 3) and (4,) (float32, float32) (at
-//   model.cpp:42)"
+//   add: incompatible shapes (2, 3) and (4,) (float32 vs float32)
+//   (at model.cpp:42)
 //
 // Broadcasting: binary ops and `where` follow NumPy's rules. Operands of a
 // binary op must share a dtype (use `cast`); a C++ scalar next to a tensor
