@@ -124,35 +124,36 @@ int runMain() {
   for (unsigned i = 0; i < paramTypes.size(); ++i)
     if (llvm::isa<mlir::tfc::VarType>(paramTypes[i]))
       varParams.push_back(i);
-  std::vector<Tensor> args(paramTypes.size());
+  // Literal errors come first: they are about the command line itself.
+  std::vector<Tensor> argTensors, varTensors;
+  for (size_t i = 0; i < argValues.size(); ++i)
+    argTensors.push_back(parseArgument("arg", i, argValues[i]));
+  for (size_t i = 0; i < varValues.size(); ++i)
+    varTensors.push_back(parseArgument("var", i, varValues[i]));
+
+  std::vector<Tensor> args;
   if (varValues.empty()) {
-    if (argValues.size() != paramTypes.size())
+    if (argTensors.size() != paramTypes.size())
       throw InvalidArgumentError(
           "@" + name + " takes " + std::to_string(paramTypes.size()) +
-          " arguments, but " + std::to_string(argValues.size()) +
+          " arguments, but " + std::to_string(argTensors.size()) +
           " --arg values were given");
-    for (size_t i = 0; i < argValues.size(); ++i)
-      args[i] = parseArgument("arg", i, argValues[i]);
+    args = std::move(argTensors);
   } else {
     size_t tensorParams = paramTypes.size() - varParams.size();
-    if (varValues.size() != varParams.size() ||
-        argValues.size() != tensorParams)
+    if (varTensors.size() != varParams.size() ||
+        argTensors.size() != tensorParams)
       throw InvalidArgumentError(
           "@" + name + " takes " + std::to_string(tensorParams) +
           " tensor and " + std::to_string(varParams.size()) +
-          " !tfc.var arguments, but " + std::to_string(argValues.size()) +
-          " --arg and " + std::to_string(varValues.size()) +
+          " !tfc.var arguments, but " + std::to_string(argTensors.size()) +
+          " --arg and " + std::to_string(varTensors.size()) +
           " --var values were given");
     size_t nextArg = 0, nextVar = 0;
-    for (unsigned i = 0; i < paramTypes.size(); ++i) {
-      if (llvm::isa<mlir::tfc::VarType>(paramTypes[i])) {
-        args[i] = parseArgument("var", nextVar, varValues[nextVar]);
-        ++nextVar;
-      } else {
-        args[i] = parseArgument("arg", nextArg, argValues[nextArg]);
-        ++nextArg;
-      }
-    }
+    for (mlir::Type type : paramTypes)
+      args.push_back(llvm::isa<mlir::tfc::VarType>(type)
+                         ? varTensors[nextVar++]
+                         : argTensors[nextArg++]);
   }
 
   std::vector<Tensor> results;

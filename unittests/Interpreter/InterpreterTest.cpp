@@ -406,6 +406,96 @@ TEST(InterpreterTest, PrintWritesOneLineToTheSink) {
   EXPECT_EQ(capture.lines[1], "just a label");
 }
 
+TEST(InterpreterTest, VariableArgumentsAreChecked) {
+  const char *src = R"mlir(
+    func.func @f(%v: !tfc.var<tensor<2xf32>>) -> tensor<2xf32> {
+      %x = tfc.var_read %v : !tfc.var<tensor<2xf32>>
+      return %x : tensor<2xf32>
+    })mlir";
+  auto module = interpreter::parseModule(src, "<test>");
+  Interpreter interp(*module);
+  // A tensor where a variable is expected.
+  std::string tensorForVar = errorOf<InvalidArgumentError>([&] {
+    interp.run("f", {make<float>({1, 2}, {2})});
+  });
+  EXPECT_NE(tensorForVar.find("needs a variable"), std::string::npos)
+      << tensorForVar;
+  // A variable whose value does not match the variable type.
+  VariableRef wrong =
+      std::make_shared<VariableSlot>(VariableSlot{make<int32_t>({1, 2}, {2})});
+  std::string wrongValue =
+      errorOf<InvalidArgumentError>([&] { interp.run("f", {wrong}); });
+  EXPECT_NE(wrongValue.find("must be float32 (2,), got int32 (2,)"),
+            std::string::npos)
+      << wrongValue;
+  // The tensors-only form binds the initial value to a fresh slot.
+  auto result = interp.runWithInitialValues("f", {make<float>({3, 4}, {2})});
+  EXPECT_EQ(result.results[0].to_vector<float>(), (std::vector<float>{3, 4}));
+}
+
+TEST(InterpreterTest, IfWithoutElse) {
+  const char *src = R"mlir(
+    func.func @f(%p: tensor<i1>) {
+      tfc.if %p {
+        tfc.print "then"
+      }
+      return
+    })mlir";
+  PrintCapture capture;
+  jit::interpret(src, "f", {scalar(false)});
+  EXPECT_TRUE(capture.lines.empty());
+  jit::interpret(src, "f", {scalar(true)});
+  EXPECT_EQ(capture.lines, (std::vector<std::string>{"then"}));
+}
+
+TEST(InterpreterTest, UnresolvableDynamicShapesAreErrors) {
+  // A dynamic broadcast dim with no operand dim to take its size from.
+  const char *broadcast = R"mlir(
+    func.func @f(%x: tensor<3xf32>) -> tensor<?x3xf32> {
+      %b = tfc.broadcast_to %x : tensor<3xf32> to tensor<?x3xf32>
+      return %b : tensor<?x3xf32>
+    })mlir";
+  std::string msg = errorOf<InvalidArgumentError>([&] {
+    jit::interpret(broadcast, "f", {make<float>({1, 2, 3}, {3})});
+  });
+  EXPECT_NE(msg.find("dynamic dim 0 of the target"), std::string::npos) << msg;
+  // A reshape to two dynamic dims has no unique meaning.
+  const char *reshape = R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> tensor<?x?xf32> {
+      %r = tfc.reshape %x : tensor<4xf32> -> tensor<?x?xf32>
+      return %r : tensor<?x?xf32>
+    })mlir";
+  std::string reshapeMsg = errorOf<CompileError>([&] {
+    jit::interpret(reshape, "f", {make<float>({1, 2, 3, 4}, {4})});
+  });
+  EXPECT_NE(reshapeMsg.find("more than one dynamic dim"), std::string::npos)
+      << reshapeMsg;
+}
+
+TEST(InterpreterTest, ConstantsAreReusedAcrossLoopIterations) {
+  // A constant in a loop body yields equal values every iteration, and a
+  // kernel never mutates it (the result is a fresh tensor).
+  const char *src = R"mlir(
+    func.func @f(%n: tensor<i32>) -> tensor<3xf32> {
+      %zero = tfc.constant dense<0> : tensor<i32>
+      %one = tfc.constant dense<1> : tensor<i32>
+      %init = tfc.constant dense<0.0> : tensor<3xf32>
+      %r:2 = tfc.while (%i = %zero, %acc = %init) : (tensor<i32>, tensor<3xf32>) -> (tensor<i32>, tensor<3xf32>) {
+        %c = tfc.cmp lt, %i, %n : tensor<i32>
+        tfc.condition(%c) %i, %acc : tensor<i32>, tensor<3xf32>
+      } do {
+      ^bb0(%j: tensor<i32>, %a: tensor<3xf32>):
+        %step = tfc.constant dense<[1.0, 2.0, 0.5]> : tensor<3xf32>
+        %a1 = tfc.add %a, %step : tensor<3xf32>
+        %j1 = tfc.add %j, %one : tensor<i32>
+        tfc.yield %j1, %a1 : tensor<i32>, tensor<3xf32>
+      }
+      return %r#1 : tensor<3xf32>
+    })mlir";
+  auto out = jit::interpret(src, "f", {scalar<int32_t>(4)});
+  EXPECT_EQ(out[0].to_vector<float>(), (std::vector<float>{4, 8, 2}));
+}
+
 TEST(InterpreterTest, PublicFunctionsInOrder) {
   const char *src = R"mlir(
     func.func @b() { return }

@@ -1,0 +1,10 @@
+// A kernel error while interpreting names the op's file:line. (Interpret
+// mode only: integer division by zero is undefined behaviour in compiled
+// code, as in C.)
+// RUN: not tfc-run %s --mode=interpret --arg="[7,8]:i32" --arg="[2,0]:i32" 2>&1 | FileCheck %s
+// CHECK: tfc-run: error: floor_div{{.*}}division by zero{{.*}} (at {{.*}}kernel-errors.mlir:[[# @LINE + 3]])
+
+func.func @main(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = tfc.floor_div %a, %b : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
