@@ -95,9 +95,11 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// Parses `text` into jit::sharedContext() and verifies it. `bufferName`
-/// names the source in locations. Throws CompileError carrying the MLIR
-/// diagnostics (with their locations) when parsing or verification fails.
+/// Parses `text` into jit::sharedContext() and verifies it, holding
+/// jit::contextMutex() meanwhile. `bufferName` names the source in
+/// locations. Throws CompileError carrying the MLIR diagnostics (with their
+/// locations) when parsing or verification fails. Where other threads use the
+/// shared context, destroy the module under jit::contextMutex() too.
 mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::StringRef text,
                                               llvm::StringRef bufferName);
 
