@@ -42,29 +42,33 @@ namespace {
 
 enum class Mode { Interpret, Jit };
 
+/// tfc-run's own options; --help hides the ones libLLVM registers.
+cl::OptionCategory toolCategory("tfc-run options");
+
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input .mlir file>"),
-                               cl::Required);
+                               cl::Required, cl::cat(toolCategory));
 cl::opt<Mode>
     mode("mode", cl::desc("How to run the function"), cl::init(Mode::Interpret),
          cl::values(clEnumValN(Mode::Interpret, "interpret",
                                "op by op on the runtime kernels (reference)"),
-                    clEnumValN(Mode::Jit, "jit", "JIT-compiled through LLVM")));
+                    clEnumValN(Mode::Jit, "jit", "JIT-compiled through LLVM")),
+         cl::cat(toolCategory));
 cl::opt<std::string>
     entryName("entry",
               cl::desc("The function to run (default: the first public one)"),
-              cl::value_desc("name"));
+              cl::value_desc("name"), cl::cat(toolCategory));
 cl::list<std::string> argValues(
     "arg",
     cl::desc("An argument, in parameter order: VALUE:DTYPE such as "
              "[[1,2],[3,4]]:f32, 3:i32, [true,false]:i1, []:f32, or a .npy "
              "file. Without --var, !tfc.var parameters take their initial "
              "values from --arg too"),
-    cl::value_desc("literal"));
+    cl::value_desc("literal"), cl::cat(toolCategory));
 cl::list<std::string> varValues(
     "var",
     cl::desc("Initial value of a !tfc.var parameter, in parameter order; "
              "when given, --arg fills the tensor parameters only"),
-    cl::value_desc("literal"));
+    cl::value_desc("literal"), cl::cat(toolCategory));
 
 std::string typeToString(mlir::Type type) {
   std::string text;
@@ -188,10 +192,15 @@ int runMain() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tfc-run: run a function of a tfc module with the interpreter or the "
-      "JIT\n");
+      "JIT\n\n"
+      "Prints each result on its own line (tfc.Tensor(..., shape=..., "
+      "dtype=...)),\nthen `var N: <final value>` for each !tfc.var parameter "
+      "N. "
+      "Errors go to\nstderr and the exit code is 1.\n");
   try {
     return runMain();
   } catch (const Error &e) {
