@@ -197,8 +197,13 @@ Value mlir::tfc::buildScalarOp(Operation *op, OpBuilder &b, Location loc,
       })
       .Case([&](ReluOp) -> Value {
         Value zero = zeroOf(b, loc, t);
-        if (f)
-          return arith::MaxNumFOp::create(b, loc, args[0], zero);
+        if (f) {
+          // x < 0 ? 0 : x. The dialect says NaN stays NaN; maxnumf(NaN, 0)
+          // is 0. This also keeps -0.0, as the runtime kernel does.
+          Value negative = arith::CmpFOp::create(
+              b, loc, arith::CmpFPredicate::OLT, args[0], zero);
+          return arith::SelectOp::create(b, loc, negative, zero, args[0]);
+        }
         return arith::MaxSIOp::create(b, loc, args[0], zero);
       })
       .Case([&](LogicalNotOp) -> Value {
