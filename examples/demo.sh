@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
-# The main demo (run by scripts/demo.sh after the build): tfc-opt parses a
-# tfc program, canonicalizes it (folding x + 0) and round-trips it.
+# The main demo (run by scripts/demo.sh after the build): a traced, compiled
+# program with control flow (Collatz with while_loop/cond), its tfc IR, and
+# an LSTM cell step eager versus compiled.
 set -euo pipefail
 build=$1
-here=$(cd "$(dirname "$0")" && pwd)
-echo "== examples/canonicalize.mlir, as written =="
-cat "$here/canonicalize.mlir"
-echo "== after tfc-opt --canonicalize =="
-"$build/bin/tfc-opt" --canonicalize "$here/canonicalize.mlir"
+"$build/bin/tfc-demo"

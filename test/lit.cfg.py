@@ -6,7 +6,7 @@ from lit.llvm import llvm_config
 
 config.name = "TFC"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tfc_obj_root, "test")
 config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
@@ -21,6 +21,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [os.path.join(config.tfc_obj_root, "bin"), config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tfc-opt", "tfc-run"], tool_dirs)
 config.substitutions.append(("%tfc_src_root", config.tfc_src_root))
+config.substitutions.append(("%tfc_obj_root", config.tfc_obj_root))
 config.substitutions.append(("%tfc_bin", os.path.join(config.tfc_obj_root, "bin")))
 
 if config.tfc_sanitize:

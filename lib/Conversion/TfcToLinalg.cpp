@@ -320,6 +320,19 @@ static Value buildReshape(OpBuilder &b, Location loc, Value source,
   auto sourceType = cast<RankedTensorType>(source.getType());
   if (sourceType == resultType)
     return source;
+  // Rank 0 <-> all-unit shapes: an empty reassociation (checked first: the
+  // generic path below would build an empty output shape for it).
+  if ((sourceType.getRank() == 0 || resultType.getRank() == 0) &&
+      sourceType.hasStaticShape() && resultType.hasStaticShape()) {
+    SmallVector<ReassociationIndices> empty;
+    if (resultType.getRank() == 0)
+      return tensor::CollapseShapeOp::create(b, loc, resultType, source, empty);
+    SmallVector<OpFoldResult> outShape;
+    for (int64_t d : resultType.getShape())
+      outShape.push_back(b.getIndexAttr(d));
+    return tensor::ExpandShapeOp::create(b, loc, resultType, source, empty,
+                                         outShape);
+  }
   // Unit-dim insertion/removal and other regroupings that keep dims:
   // expand/collapse handle dynamic dims without a shape computation.
   if (auto reassoc =
@@ -342,16 +355,6 @@ static Value buildReshape(OpBuilder &b, Location loc, Value source,
       return tensor::ExpandShapeOp::create(b, loc, resultType, source,
                                            *reassoc, outShape);
     }
-  }
-  if (sourceType.getRank() == 0 || resultType.getRank() == 0) {
-    SmallVector<ReassociationIndices> empty;
-    if (resultType.getRank() == 0)
-      return tensor::CollapseShapeOp::create(b, loc, resultType, source, empty);
-    SmallVector<OpFoldResult> outShape;
-    for (int64_t d : resultType.getShape())
-      outShape.push_back(b.getIndexAttr(d));
-    return tensor::ExpandShapeOp::create(b, loc, resultType, source, empty,
-                                         outShape);
   }
   // General case: tensor.reshape with an explicit shape operand. A single
   // dynamic result dim is numel / (product of static dims).

@@ -34,6 +34,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 
@@ -65,6 +66,43 @@ static void *mlirAlignedAlloc(uint64_t alignment, uint64_t bytes) {
   return tfc_rt_alloc(bytes);
 }
 static void mlirFree(void *ptr) { tfc_rt_free(ptr); }
+
+/// memref.copy between non-contiguous memrefs lowers to a call of
+/// `memrefCopy` (normally from libmlir_c_runner_utils, which the JIT does not
+/// load): a strided copy over unranked descriptors {rank, descriptor*}.
+struct UnrankedDescriptor {
+  int64_t rank;
+  void *descriptor;
+};
+static void memrefCopy(int64_t elemSize, UnrankedDescriptor *src,
+                       UnrankedDescriptor *dst) {
+  int64_t rank = src->rank;
+  auto *s = static_cast<int64_t *>(src->descriptor);
+  auto *d = static_cast<int64_t *>(dst->descriptor);
+  auto *sBase = reinterpret_cast<char *>(s[1]) + s[2] * elemSize;
+  auto *dBase = reinterpret_cast<char *>(d[1]) + d[2] * elemSize;
+  const int64_t *sizes = s + 3, *sStrides = s + 3 + rank,
+                *dStrides = d + 3 + rank;
+  int64_t total = 1;
+  for (int64_t i = 0; i < rank; ++i)
+    total *= sizes[i];
+  if (total == 0)
+    return;
+  llvm::SmallVector<int64_t, 8> index(rank, 0);
+  for (int64_t n = 0; n < total; ++n) {
+    int64_t so = 0, dO = 0;
+    for (int64_t i = 0; i < rank; ++i) {
+      so += index[i] * sStrides[i];
+      dO += index[i] * dStrides[i];
+    }
+    std::memcpy(dBase + dO * elemSize, sBase + so * elemSize, elemSize);
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (++index[i] < sizes[i])
+        break;
+      index[i] = 0;
+    }
+  }
+}
 }
 
 namespace tfc::jit::detail {
@@ -303,6 +341,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
         reinterpret_cast<void *>(&mlirAlignedAlloc));
     add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&mlirFree));
     add("tfc_rt_assert", reinterpret_cast<void *>(&tfcAssert));
+    add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     ::tfc::jit::detail::registerPrintSymbols(map, interner);
     return map;
   });

@@ -186,9 +186,9 @@ func.func @control_flow(%p: tensor<i1>, %x: tensor<f32>) -> tensor<f32> {
 // print and assert become calls into the runtime, with their strings as
 // LLVM globals; the assert message carries the op's source line.
 // CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("x:\00")
-// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("must hold (at {{.*}}convert-tfc-to-linalg.mlir:[[@LINE+7]])\00")
+// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("must hold (at {{.*}}convert-tfc-to-linalg.mlir:[[@LINE+8]])\00")
 // CHECK-DAG: func.func private @tfc_rt_assert(i1, !llvm.ptr)
-// CHECK-DAG: func.func private @tfc_rt_print_tensor_f32(!llvm.ptr, i32, i32, i32, tensor<*xf32>)
+// CHECK-DAG: func.func private @tfc_rt_print_tensor_f32(!llvm.ptr, i32, i32, i32, tensor<*xf32> {bufferization.access = "read"})
 // CHECK-LABEL: func @effects
 // CHECK: call @tfc_rt_print_tensor_f32
 // CHECK: call @tfc_rt_assert

@@ -1,12 +1,7 @@
-// A slice that is not contiguous in its operand, returned as a result.
-// Interpret mode only until the lowering is fixed. In JIT mode
-// (tfc-run %s --mode=jit --arg="[[1,2,3],[4,5,6]]:f32") it fails with:
-//   JIT session error: Symbols not found: [ memrefCopy ]
-//   tfc-run: error: function @main not found after JIT: Failed to materialize
-//   symbols: { (main, { _mlir_main, main }) }
-// (the copy of the strided subview lowers to a call of memrefCopy, which the
-// JIT does not provide).
+// A slice that is not contiguous in its operand, returned as a result
+// (copied out through the JIT-provided memrefCopy).
 // RUN: tfc-run %s --mode=interpret --arg="[[1,2,3],[4,5,6]]:f32" | FileCheck %s
+// RUN: tfc-run %s --mode=jit --arg="[[1,2,3],[4,5,6]]:f32" | FileCheck %s
 
 // CHECK: tfc.Tensor(
 // CHECK-NEXT: {{\[\[}}2. 3.]

@@ -1,16 +1,6 @@
-// Reducing every axis with keepdims = true. Interpret mode only until the
-// lowering is fixed. In JIT mode
-// (tfc-run %s --mode=jit --arg="[[1,5,3],[4,2,6]]:f32" --arg="[[[1,2],[3,4]],[[5,6],[7,9]]]:i32")
-// it fails with:
-//   tfc-run: error: lowering tfc to linalg failed:
-//   loc("<source>":16:10): error: 'tensor.expand_shape' op expected number of
-//   static shape dims to be equal to the output rank (2) but found 0 inputs
-//   instead
-//   note: see current operation: %4 = "tensor.expand_shape"(%3)
-//   <{reassociation = [], static_output_shape = array<i64>}>
-//   : (tensor<f32>) -> tensor<1x1xf32>
-// (the rank-0 reduction result is expanded with an empty reassociation).
+// Reducing every axis with keepdims = true (rank 0 -> all-unit shape).
 // RUN: tfc-run %s --mode=interpret --arg="[[1,5,3],[4,2,6]]:f32" --arg="[[[1,2],[3,4]],[[5,6],[7,9]]]:i32" | FileCheck %s
+// RUN: tfc-run %s --mode=jit --arg="[[1,5,3],[4,2,6]]:f32" --arg="[[[1,2],[3,4]],[[5,6],[7,9]]]:i32" | FileCheck %s
 
 // CHECK: tfc.Tensor({{\[\[}}21.]], shape=(1, 1), dtype=float32)
 // CHECK-NEXT: tfc.Tensor({{\[\[}}3.5]], shape=(1, 1), dtype=float32)
