@@ -9,7 +9,7 @@
 //
 // The contract is API.md; docs/user-guide.md walks through it. This header
 // gathers the runtime's value types (Tensor, DType, the Error classes) and the
-// frontend: creating tensors, ops, Variables, control flow, print.
+// frontend: creating tensors, ops, Variables, control flow, print, gradients.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TFC_TFC_H
@@ -25,6 +25,7 @@
 #include "tfc/frontend/ControlFlow.h"
 #include "tfc/frontend/Creation.h"
 #include "tfc/frontend/Dispatch.h"
+#include "tfc/frontend/Gradients.h"
 #include "tfc/frontend/Ops.h"
 #include "tfc/frontend/Variable.h"
 
