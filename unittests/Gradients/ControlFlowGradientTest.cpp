@@ -1,0 +1,211 @@
+//===- ControlFlowGradientTest.cpp - Gradients through cond and while_loop ===//
+//
+// Eagerly, cond and while_loop run C++ control flow and the tape records the
+// ops that ran. Inside tfc::function they are tfc.if / tfc.while, and their
+// gradients are an if on the same predicate and a backward loop: both are
+// checked against finite differences and against the eager gradients.
+//
+//===----------------------------------------------------------------------===//
+#include "GradTestUtil.h"
+
+#include <cmath>
+
+using namespace tfc;
+using namespace tfc::gradtest;
+
+namespace {
+
+using V = std::vector<Tensor>;
+
+size_t countOf(const std::string &text, const std::string &what) {
+  size_t n = 0;
+  for (size_t pos = text.find(what); pos != std::string::npos;
+       pos = text.find(what, pos + 1))
+    ++n;
+  return n;
+}
+
+/// cond on the sign of sum(x): x*x*y in one branch, sin(x)+y in the other.
+Tensor branchy(const V &v) {
+  const Tensor &x = v[0], &y = v[1];
+  return cond(
+      reduce_sum(x) > 0.0, [&] { return x * x * y; },
+      [&] { return sin(x) + y; });
+}
+
+TEST(CondGradient, BothBranchesEagerAndCompiled) {
+  Tensor y = rand64({3}, -1, 1, 2);
+  checkGradients("then branch", branchy, {rand64({3}, 0.2, 1, 1), y});
+  checkGradients("else branch", branchy, {rand64({3}, -1, -0.2, 3), y});
+}
+
+TEST(CondGradient, CompiledGradientIsAnIfOnTheSamePredicate) {
+  Tensor x = rand64({3}, 0.2, 1, 4), y = rand64({3}, -1, 1, 5);
+  std::string ir;
+  compiledGradients(branchy, {x, y}, ones({3}, DType::Float64), &ir);
+  // The forward if and the backward if (the branches' adjoints).
+  EXPECT_EQ(countOf(ir, "tfc.if"), 2u) << ir;
+}
+
+TEST(CondGradient, BranchReturningAnOuterTensorAndSeveralResults) {
+  auto fn = [](const V &v) {
+    const Tensor &x = v[0];
+    auto [a, b] = cond(
+        reduce_max(x) > 0.5,
+        [&] {
+          return std::pair{x, exp(x)};
+        },
+        [&] {
+          return std::pair{x * 2.0, x};
+        });
+    return a * b;
+  };
+  checkGradients("then", fn, {rand64({4}, 0.6, 1, 6)});
+  checkGradients("else", fn, {rand64({4}, -1, 0.4, 7)});
+}
+
+TEST(CondGradient, NestedConds) {
+  auto fn = [](const V &v) {
+    const Tensor &x = v[0];
+    return cond(
+        reduce_sum(x) > 0.0,
+        [&] {
+          return cond(
+              reduce_max(x) > 1.0, [&] { return x * x * x; },
+              [&] { return tanh(x) * x; });
+        },
+        [&] { return -x; });
+  };
+  checkGradients("inner then", fn, {rand64({3}, 1.1, 2, 8)});
+  checkGradients("inner else", fn, {rand64({3}, 0.1, 0.9, 9)});
+  checkGradients("outer else", fn, {rand64({3}, -2, -0.1, 10)});
+}
+
+TEST(CondGradient, VariableReadInsideABranch) {
+  // The branch reads a trainable variable: its gradient flows out of the if.
+  Variable w(constant({1.5, -2.0}), "w");
+  auto step = [&](const Tensor &x) {
+    GradientTape tape;
+    Tensor y = cond(
+        reduce_sum(x) > 0.0,
+        [&] { return reduce_sum(x * w.value() * w.value()); },
+        [&] { return reduce_sum(x); });
+    return tape.gradient(y, w);
+  };
+  Tensor x = constant({0.5, 1.0});
+  Tensor eager = step(x);
+  EXPECT_TRUE(allClose(eager, constant({1.5, -4.0}), 1e-12)); // 2 x w
+  auto f = function(step);
+  EXPECT_TRUE(allClose(f(x), eager, 1e-12));
+  EXPECT_TRUE(allClose(f(constant({-0.5, -1.0})), zeros({2}, DType::Float64)));
+}
+
+/// The loop: x = sin(x) * w until x exceeds 1.4; the trip count
+/// depends on x0 and w.
+Tensor sinLoop(const V &v) {
+  const Tensor &w = v[1];
+  return while_loop([](const V &s) { return s[0] < 1.4; },
+                    [&](const V &s) { return V{sin(s[0]) * w}; }, {v[0]})[0];
+}
+
+TEST(WhileGradient, DataDependentTripCount) {
+  // From 0.5 the loop runs 4 times, from 1.0 twice (with w = 1.5).
+  for (double x0 : {0.5, 1.0, 0.2})
+    checkGradients("x0 = " + std::to_string(x0), sinLoop,
+                   {constant(x0), constant(1.5)});
+}
+
+TEST(WhileGradient, ZeroIterations) {
+  checkGradients("no iteration", sinLoop, {constant(1.45), constant(1.5)});
+}
+
+TEST(WhileGradient, CompiledGradientHasABackwardLoop) {
+  std::string ir;
+  std::vector<Tensor> g = compiledGradients(
+      sinLoop, {constant(0.5), constant(1.5)}, constant(1.0), &ir);
+  // Forward loop, trip count, backward loop, recomputation inside it.
+  EXPECT_EQ(countOf(ir, "tfc.while"), 4u) << ir;
+  std::vector<Tensor> e =
+      eagerGradients(sinLoop, {constant(0.5), constant(1.5)}, constant(1.0));
+  EXPECT_TRUE(allClose(g[0], e[0], 1e-12));
+  EXPECT_TRUE(allClose(g[1], e[1], 1e-12));
+}
+
+TEST(WhileGradient, CounterAndVectorState) {
+  // An int32 counter next to a float vector; the body uses an outer tensor.
+  auto fn = [](const V &v) {
+    const Tensor &x0 = v[0], &a = v[1];
+    V out = while_loop([](const V &s) { return s[0] < 3; },
+                       [&](const V &s) {
+                         return V{s[0] + 1, tanh(matmul(s[1], a)) + s[1] * 0.5};
+                       },
+                       {constant(0), x0});
+    return out[1];
+  };
+  checkGradients("counter", fn,
+                 {rand64({1, 3}, -1, 1, 20), rand64({3, 3}, -1, 1, 21)});
+}
+
+TEST(WhileGradient, MaximumIterations) {
+  auto fn = [](const V &v) {
+    return while_loop([](const V &s) { return reduce_sum(s[0]) < 100.0; },
+                      [](const V &s) { return V{s[0] * s[0] + 0.5}; }, {v[0]},
+                      /*maximum_iterations=*/2)[0];
+  };
+  checkGradients("maximum_iterations", fn, {rand64({2}, 0.5, 1, 22)});
+}
+
+TEST(WhileGradient, CondInsideTheBody) {
+  auto fn = [](const V &v) {
+    const Tensor &w = v[1];
+    V out = while_loop([](const V &s) { return s[1] < 4.0; },
+                       [&](const V &s) {
+                         Tensor x = cond(
+                             s[0] > 0.0, [&] { return s[0] * w; },
+                             [&] { return cos(s[0]) + w; });
+                         return V{x, s[1] + 1.0};
+                       },
+                       {v[0], constant(0.0)});
+    return out[0];
+  };
+  checkGradients("positive", fn, {constant(0.7), constant(0.9)});
+  checkGradients("negative", fn, {constant(-0.7), constant(-0.9)});
+}
+
+TEST(WhileGradient, SecondDerivativeThroughTheLoop) {
+  // grad(grad(f)) with f a loop: eager (unrolled) and compiled (the backward
+  // loop is itself differentiated) agree, and match finite differences of
+  // the first derivative.
+  auto f = [](const Tensor &x) {
+    Tensor w = constant(1.5);
+    return sinLoop({x, w});
+  };
+  auto d1 = grad(f);
+  auto d2 = grad(grad(f));
+  Tensor x = constant(0.5);
+  double eager = d2(x).item<double>();
+  double h = 1e-5;
+  double numeric = (d1(constant(0.5 + h)).item<double>() -
+                    d1(constant(0.5 - h)).item<double>()) /
+                   (2 * h);
+  EXPECT_NEAR(eager, numeric, 1e-6 * std::max(1.0, std::fabs(numeric)));
+  auto compiled = function([&](const Tensor &v) { return d2(v); });
+  EXPECT_NEAR(compiled(x).item<double>(), eager, 1e-10);
+}
+
+TEST(WhileGradient, VariableInsideTheLoop) {
+  Variable w(constant(1.5), "w");
+  auto step = [&](const Tensor &x0) {
+    GradientTape tape;
+    V out =
+        while_loop([](const V &s) { return s[0] < 1.4; },
+                   [&](const V &s) { return V{sin(s[0]) * w.value()}; }, {x0});
+    return tape.gradient(out[0], w);
+  };
+  Tensor eager = step(constant(0.5));
+  auto f = function(step);
+  EXPECT_TRUE(allClose(f(constant(0.5)), eager, 1e-12));
+  EXPECT_NE(eager.item<double>(), 0.0);
+}
+
+} // namespace
