@@ -916,6 +916,17 @@ struct ArgmaxLowering : public OpConversionPattern<ArgMaxOp> {
           // Strictly greater keeps the first maximal index; the first element
           // always wins so -inf / INT_MIN inputs still give index 0.
           Value gt = compareScalar(b, l, CmpPredicate::gt, x, best);
+          if (isFloat(elt)) {
+            // NaN counts as the largest value and the first NaN wins, as
+            // in the runtime kernel and NumPy (reduce_max propagates NaN
+            // too); ordered `gt` alone never picks a NaN.
+            Value xIsNaN = arith::CmpFOp::create(
+                b, l, arith::CmpFPredicate::UNO, x, x);
+            Value bestIsNumber = arith::CmpFOp::create(
+                b, l, arith::CmpFPredicate::ORD, best, best);
+            gt = arith::OrIOp::create(
+                b, l, gt, arith::AndIOp::create(b, l, xIsNaN, bestIsNumber));
+          }
           Value isFirst = arith::CmpIOp::create(
               b, l, arith::CmpIPredicate::eq, i,
               arith::ConstantIndexOp::create(b, l, 0));
