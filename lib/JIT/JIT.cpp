@@ -27,6 +27,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
@@ -310,7 +311,18 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   dumpStage(dumpDir, 2, "llvm-dialect", impl->stages["llvm-dialect"]);
 
   int opt = std::clamp(options.opt_level, 0, 3);
-  auto optimize = makeOptimizingTransformer(opt, 0, nullptr);
+  // Compile for this CPU (AVX2/FMA where present): without the host's
+  // features LLVM's vectorizers assume SSE2 only.
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    throw fail("cannot detect the host target: " +
+               llvm::toString(jtmb.takeError()));
+  jtmb->setCodeGenOptLevel(static_cast<llvm::CodeGenOptLevel>(opt));
+  auto tm = jtmb->createTargetMachine();
+  if (!tm)
+    throw fail("cannot create a target machine: " +
+               llvm::toString(tm.takeError()));
+  auto optimize = makeOptimizingTransformer(opt, 0, tm->get());
   std::string *llvmText = &impl->stages["llvm"];
   auto transformer = [&](llvm::Module *m) -> llvm::Error {
     if (auto err = optimize(m))
@@ -324,7 +336,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   engineOptions.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(opt);
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
-  auto engine = ExecutionEngine::create(module, engineOptions);
+  auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
   if (!engine) {
     std::string err = llvm::toString(engine.takeError());
     throw fail("LLVM JIT compilation failed: " + err);

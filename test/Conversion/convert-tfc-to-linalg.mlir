@@ -67,9 +67,16 @@ func.func @compare_select_cast(%a: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<3
 
 // -----
 
+// Matmul is a generic whose loops run (i, k, j): the innermost loop is
+// contiguous in B and C, so it vectorizes.
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-LABEL: func @matmul
 // CHECK: %[[Z:.*]] = linalg.fill
-// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[Z]] : tensor<2x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%arg0, %arg1 : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[Z]] : tensor<2x4xf32>)
+// CHECK:   arith.mulf
+// CHECK:   arith.addf
 func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
   %0 = tfc.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
@@ -77,11 +84,9 @@ func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
 
 // -----
 
-// Rank-4 batched matmul collapses the batch dims into one.
+// Batched matmul keeps its batch dims as outer parallel loops.
 // CHECK-LABEL: func @batch_matmul
-// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2], [3]]
-// CHECK: linalg.batch_matmul
-// CHECK: tensor.expand_shape
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
 func.func @batch_matmul(%a: tensor<2x5x3x4xf32>, %b: tensor<2x5x4x6xf32>) -> tensor<2x5x3x6xf32> {
   %0 = tfc.matmul %a, %b : (tensor<2x5x3x4xf32>, tensor<2x5x4x6xf32>) -> tensor<2x5x3x6xf32>
   return %0 : tensor<2x5x3x6xf32>

@@ -11,7 +11,7 @@ config.test_exec_root = os.path.join(config.tfc_obj_root, "unittests")
 config.test_source_root = config.test_exec_root
 config.test_format = lit.formats.GoogleTest(".", "Tests")
 for var in ["HOME", "TMP", "TEMP", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
-            "TFC_CACHE_DIR", "OMP_NUM_THREADS"]:
+            "TFC_CACHE_DIR", "OMP_NUM_THREADS", "TFC_DIFFTEST_COUNT"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.environment["TFC_SOURCE_DIR"] = config.tfc_src_root
