@@ -93,10 +93,14 @@ std::string describeResults(const std::vector<Tensor> &results) {
 
 const char *tfc::fuzz::outcomeName(Outcome outcome) {
   switch (outcome) {
-  case Outcome::Agreed: return "agreed";
-  case Outcome::Disagreed: return "disagreed";
-  case Outcome::InterpreterError: return "interpreter error";
-  case Outcome::JitError: return "jit error";
+  case Outcome::Agreed:
+    return "agreed";
+  case Outcome::Disagreed:
+    return "disagreed";
+  case Outcome::InterpreterError:
+    return "interpreter error";
+  case Outcome::JitError:
+    return "jit error";
   }
   return "unknown";
 }
@@ -185,16 +189,16 @@ DiffResult tfc::fuzz::runDifferential(const GeneratedProgram &program,
     result.detail = "jit: " + jitError;
     return result;
   }
-  if (auto diff = compareResults(result.interpreted, result.compiled,
-                                 program.checks)) {
+  if (auto diff =
+          compareResults(result.interpreted, result.compiled, program.checks)) {
     result.outcome = Outcome::Disagreed;
     result.detail = *diff;
     return result;
   }
   if (result.interpretedPrints != result.compiledPrints) {
     result.outcome = Outcome::Disagreed;
-    size_t n = std::min(result.interpretedPrints.size(),
-                        result.compiledPrints.size());
+    size_t n =
+        std::min(result.interpretedPrints.size(), result.compiledPrints.size());
     size_t i = 0;
     while (i < n && result.interpretedPrints[i] == result.compiledPrints[i])
       ++i;

@@ -41,9 +41,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// Unit roundoff: the relative error of one correctly rounded operation.
-double unitRoundoff(DType t) {
-  return t == DType::Float32 ? 0x1p-24 : 0x1p-53;
-}
+double unitRoundoff(DType t) { return t == DType::Float32 ? 0x1p-24 : 0x1p-53; }
 
 /// How many ulps two implementations of a transcendental function (libm,
 /// Eigen's vectorised versions, MLIR's polynomial approximations) may differ.
@@ -57,11 +55,16 @@ constexpr double kLoopSlackUlps = 1024;
 /// floats stay far from overflow (and keep absolute errors meaningful).
 double limitOf(DType t) {
   switch (t) {
-  case DType::Bool: return 1;
-  case DType::Int32: return 0x1p30;
-  case DType::Int64: return 0x1p40;
-  case DType::Float32: return 1e6;
-  case DType::Float64: return 1e9;
+  case DType::Bool:
+    return 1;
+  case DType::Int32:
+    return 0x1p30;
+  case DType::Int64:
+    return 0x1p40;
+  case DType::Float32:
+    return 1e6;
+  case DType::Float64:
+    return 1e9;
   }
   return 1;
 }
@@ -112,10 +115,13 @@ std::string formatFloat(double v, DType t) {
 
 std::string formatScalar(double v, DType t) {
   switch (t) {
-  case DType::Bool: return v != 0 ? "true" : "false";
+  case DType::Bool:
+    return v != 0 ? "true" : "false";
   case DType::Int32:
-  case DType::Int64: return std::to_string(static_cast<int64_t>(v));
-  default: return formatFloat(v, t);
+  case DType::Int64:
+    return std::to_string(static_cast<int64_t>(v));
+  default:
+    return formatFloat(v, t);
   }
 }
 
@@ -138,8 +144,8 @@ std::string nestedLiteral(const std::vector<std::string> &values,
 struct Val {
   std::string name;
   TType type;
-  double bound = 0; ///< Upper bound of |element|.
-  double err = 0;   ///< Estimated |interpreter - JIT|; 0: bit-exact.
+  double bound = 0;     ///< Upper bound of |element|.
+  double err = 0;       ///< Estimated |interpreter - JIT|; 0: bit-exact.
   bool primary = false; ///< Result of a primary op (a result candidate).
   bool used = false;    ///< Consumed by some op.
 };
@@ -171,7 +177,8 @@ private:
   }
   bool chance(double p) { return real(0, 1) < p; }
   template <class T> const T &pickOf(const std::vector<T> &v) {
-    return v[static_cast<size_t>(uniform(0, static_cast<int64_t>(v.size()) - 1))];
+    return v[static_cast<size_t>(
+        uniform(0, static_cast<int64_t>(v.size()) - 1))];
   }
 
   // --- types and data ------------------------------------------------------
@@ -188,8 +195,8 @@ private:
     text += std::string(2 * (indent + 1), ' ') + s + "\n";
   }
   std::string freshName() { return "%v" + std::to_string(nextName++); }
-  int define(const std::string &rhs, const TType &t, double bound,
-             double err, bool primary = false);
+  int define(const std::string &rhs, const TType &t, double bound, double err,
+             bool primary = false);
   int addValue(const std::string &name, const TType &t, double bound,
                double err, bool primary);
   Val &val(int id) { return vals[static_cast<size_t>(id)]; }
@@ -266,8 +273,8 @@ private:
   int nextName = 0;
   int nesting = 0;
   std::set<int> loose; ///< Special-program results compared loosely.
-  int budget = 0;  ///< Primary ops still to generate.
-  int primary = 0; ///< Primary ops generated.
+  int budget = 0;      ///< Primary ops still to generate.
+  int primary = 0;     ///< Primary ops generated.
   int labels = 0;
 };
 
@@ -278,8 +285,11 @@ private:
 DType Generator::randomDType(bool numericOnly) {
   // f32 most often (the common case), then the others.
   static const std::vector<std::pair<DType, int>> weights = {
-      {DType::Float32, 35}, {DType::Float64, 20}, {DType::Int32, 20},
-      {DType::Int64, 10},   {DType::Bool, 15}};
+      {DType::Float32, 35},
+      {DType::Float64, 20},
+      {DType::Int32, 20},
+      {DType::Int64, 10},
+      {DType::Bool, 15}};
   int total = 0;
   for (auto &[t, w] : weights)
     if (!numericOnly || t != DType::Bool)
@@ -323,8 +333,7 @@ double Generator::randomElement(DType t, double maxAbs) {
       return static_cast<double>(uniform(-q, q)) / 4;
     }
     double v = real(-maxAbs, maxAbs);
-    return t == DType::Float32 ? static_cast<double>(static_cast<float>(v))
-                               : v;
+    return t == DType::Float32 ? static_cast<double>(static_cast<float>(v)) : v;
   }
   }
 }
@@ -445,8 +454,8 @@ int Generator::constant(const TType &t, double maxAbs) {
 }
 
 int Generator::splat(const TType &t, double v) {
-  return define("tfc.constant dense<" + formatScalar(v, t.dtype) + "> : " +
-                    typeString(t),
+  return define("tfc.constant dense<" + formatScalar(v, t.dtype) +
+                    "> : " + typeString(t),
                 t, std::fabs(v), 0);
 }
 
@@ -463,9 +472,9 @@ int Generator::tame(int id, double maxBound) {
     b = std::max(1.0, std::floor(maxBound));
   double err = val(id).err;
   int lo = splat(t, -b), hi = splat(t, b);
-  int a = define("tfc.maximum " + use(id) + ", " + use(lo) + " : " +
-                     typeString(t),
-                 t, val(id).bound, err);
+  int a =
+      define("tfc.maximum " + use(id) + ", " + use(lo) + " : " + typeString(t),
+             t, val(id).bound, err);
   return define("tfc.minimum " + use(a) + ", " + use(hi) + " : " +
                     typeString(t),
                 t, b, err);
@@ -482,8 +491,8 @@ int Generator::binaryHelper(const std::string &op, int a, int b, double bound,
                             double err) {
   const TType t = val(a).type;
   std::string lhs = use(a), rhs = use(b);
-  return define("tfc." + op + " " + lhs + ", " + rhs + " : " + typeString(t),
-                t, bound, err);
+  return define("tfc." + op + " " + lhs + ", " + rhs + " : " + typeString(t), t,
+                bound, err);
 }
 
 /// abs(x) + offset: a divisor or logarithm argument that is >= offset.
@@ -530,8 +539,8 @@ int Generator::deriveCast(const TType &t, double maxErr) {
 
 int Generator::deriveBroadcast(const TType &t, double maxErr) {
   int id = pick([&](const Val &v) {
-    if (v.type.dtype != t.dtype || v.err > maxErr ||
-        v.type.rank() > t.rank() || v.type.shape == t.shape)
+    if (v.type.dtype != t.dtype || v.err > maxErr || v.type.rank() > t.rank() ||
+        v.type.shape == t.shape)
       return false;
     int64_t off = t.rank() - v.type.rank();
     for (int64_t i = 0; i < v.type.rank(); ++i)
@@ -550,22 +559,20 @@ int Generator::deriveBroadcast(const TType &t, double maxErr) {
 int Generator::deriveReshape(const TType &t, double maxErr) {
   int id = pick([&](const Val &v) {
     return v.type.dtype == t.dtype && v.err <= maxErr &&
-           v.type.shape != t.shape &&
-           numelOf(v.type.shape) == numelOf(t.shape);
+           v.type.shape != t.shape && numelOf(v.type.shape) == numelOf(t.shape);
   });
   if (id < 0)
     return -1;
   const Val x = val(id);
-  return define("tfc.reshape " + use(id) + " : " + typeString(x.type) +
-                    " -> " + typeString(t),
+  return define("tfc.reshape " + use(id) + " : " + typeString(x.type) + " -> " +
+                    typeString(t),
                 t, x.bound, x.err);
 }
 
 int Generator::deriveSlice(const TType &t, double maxErr) {
   int id = pick([&](const Val &v) {
     if (v.type.dtype != t.dtype || v.err > maxErr ||
-        v.type.rank() != t.rank() || t.rank() == 0 ||
-        v.type.shape == t.shape)
+        v.type.rank() != t.rank() || t.rank() == 0 || v.type.shape == t.shape)
       return false;
     for (int64_t i = 0; i < t.rank(); ++i)
       if (v.type.shape[i] < t.shape[i])
@@ -581,9 +588,8 @@ int Generator::deriveSlice(const TType &t, double maxErr) {
     begin += (i ? ", " : "") + std::to_string(b);
     size += (i ? ", " : "") + std::to_string(t.shape[i]);
   }
-  return define("tfc.slice " + use(id) + ", begin = [" + begin +
-                    "], size = [" + size + "] : " + typeString(x.type) +
-                    " -> " + typeString(t),
+  return define("tfc.slice " + use(id) + ", begin = [" + begin + "], size = [" +
+                    size + "] : " + typeString(x.type) + " -> " + typeString(t),
                 t, x.bound, x.err);
 }
 
@@ -613,8 +619,8 @@ int Generator::deriveTranspose(const TType &t, double maxErr) {
   std::string p;
   for (size_t i = 0; i < perm.size(); ++i)
     p += (i ? ", " : "") + std::to_string(perm[i]);
-  return define("tfc.transpose " + use(id) + ", perm = [" + p + "] : " +
-                    typeString(x.type) + " -> " + typeString(t),
+  return define("tfc.transpose " + use(id) + ", perm = [" + p +
+                    "] : " + typeString(x.type) + " -> " + typeString(t),
                 t, x.bound, x.err);
 }
 
@@ -632,11 +638,21 @@ int Generator::obtain(const TType &t, double maxErr) {
       continue;
     int id = -1;
     switch (k) {
-    case 0: id = deriveCast(t, maxErr); break;
-    case 1: id = deriveBroadcast(t, maxErr); break;
-    case 2: id = deriveReshape(t, maxErr); break;
-    case 3: id = deriveSlice(t, maxErr); break;
-    case 4: id = deriveTranspose(t, maxErr); break;
+    case 0:
+      id = deriveCast(t, maxErr);
+      break;
+    case 1:
+      id = deriveBroadcast(t, maxErr);
+      break;
+    case 2:
+      id = deriveReshape(t, maxErr);
+      break;
+    case 3:
+      id = deriveSlice(t, maxErr);
+      break;
+    case 4:
+      id = deriveTranspose(t, maxErr);
+      break;
     }
     if (id >= 0)
       return id;
@@ -679,18 +695,18 @@ int Generator::makePredicate() {
     for (int64_t i = 0; i < x.type.rank(); ++i)
       axes += (i ? ", " : "") + std::to_string(i);
     TType s{x.type.dtype, {}};
-    id = define("tfc." + std::string(chance(0.5) ? "reduce_max" : "reduce_min") +
-                    " " + use(id) + ", axes = [" + axes +
-                    "], keepdims = false : " + typeString(x.type) + " -> " +
-                    typeString(s),
-                s, x.bound, 0);
+    id =
+        define("tfc." + std::string(chance(0.5) ? "reduce_max" : "reduce_min") +
+                   " " + use(id) + ", axes = [" + axes +
+                   "], keepdims = false : " + typeString(x.type) + " -> " +
+                   typeString(s),
+               s, x.bound, 0);
     x = val(id);
   }
   int rhs = chance(0.5) ? obtain(x.type, 0) : constant(x.type, 2);
   std::string lhs = use(id);
   return define("tfc.cmp " + cmpPredicate(x.type.dtype) + ", " + lhs + ", " +
-                    use(rhs) +
-                    " : " + typeString(x.type),
+                    use(rhs) + " : " + typeString(x.type),
                 predType, 1, 0);
 }
 
@@ -813,8 +829,8 @@ bool Generator::genBinary() {
   if (dt == DType::Bool)
     ops = {"logical_and", "logical_or"};
   else
-    ops = {"add", "sub", "mul", "maximum", "minimum", "pow", "add", "mul",
-           "floor_div", "mod"};
+    ops = {"add", "sub", "mul", "maximum",   "minimum",
+           "pow", "add", "mul", "floor_div", "mod"};
   if (isFloat(dt))
     ops.insert(ops.end(), {"div", "div"});
   std::string op = pickOf(ops);
@@ -904,8 +920,7 @@ bool Generator::genCmp() {
   int b = obtain(t, 0);
   std::string lhs = use(a), rhs = use(b);
   return define("tfc.cmp " + cmpPredicate(t.dtype) + ", " + lhs + ", " + rhs +
-                    " : " +
-                    typeString(t),
+                    " : " + typeString(t),
                 TType{DType::Bool, t.shape}, 1, 0, true) >= 0;
 }
 
@@ -977,8 +992,8 @@ bool Generator::genReduce() {
   for (int64_t ax : axes)
     count *= static_cast<double>(x.type.shape[ax]);
   static const std::vector<std::string> kinds = {
-      "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
-      "reduce_sum", "reduce_max"};
+      "reduce_sum",  "reduce_mean", "reduce_max", "reduce_min",
+      "reduce_prod", "reduce_sum",  "reduce_max"};
   std::string kind = pickOf(kinds);
   double limit = limitOf(dt), u = isFloat(dt) ? unitRoundoff(dt) : 0;
   double bound = x.bound, err = x.err;
@@ -1071,8 +1086,8 @@ bool Generator::genTranspose() {
     t.shape[i] = x.type.shape[static_cast<size_t>(perm[i])];
     p += (i ? ", " : "") + std::to_string(perm[i]);
   }
-  return define("tfc.transpose " + use(a) + ", perm = [" + p + "] : " +
-                    typeString(x.type) + " -> " + typeString(t),
+  return define("tfc.transpose " + use(a) + ", perm = [" + p +
+                    "] : " + typeString(x.type) + " -> " + typeString(t),
                 t, x.bound, x.err, true) >= 0;
 }
 
@@ -1102,8 +1117,8 @@ bool Generator::genReshape() {
   if (shape == x.type.shape)
     return false;
   TType t{x.type.dtype, shape};
-  return define("tfc.reshape " + use(a) + " : " + typeString(x.type) +
-                    " -> " + typeString(t),
+  return define("tfc.reshape " + use(a) + " : " + typeString(x.type) + " -> " +
+                    typeString(t),
                 t, x.bound, x.err, true) >= 0;
 }
 
@@ -1115,9 +1130,9 @@ bool Generator::genExpandDims() {
   int64_t axis = uniform(0, x.type.rank());
   TType t = x.type;
   t.shape.insert(t.shape.begin() + axis, 1);
-  return define("tfc.expand_dims " + use(a) + ", axis = " +
-                    std::to_string(axis) + " : " + typeString(x.type) +
-                    " -> " + typeString(t),
+  return define("tfc.expand_dims " + use(a) +
+                    ", axis = " + std::to_string(axis) + " : " +
+                    typeString(x.type) + " -> " + typeString(t),
                 t, x.bound, x.err, true) >= 0;
 }
 
@@ -1141,8 +1156,8 @@ bool Generator::genSqueeze() {
       t.shape.push_back(x.type.shape[i]);
   for (size_t i = 0; i < axes.size(); ++i)
     list += (i ? ", " : "") + std::to_string(axes[i]);
-  return define("tfc.squeeze " + use(a) + ", axes = [" + list + "] : " +
-                    typeString(x.type) + " -> " + typeString(t),
+  return define("tfc.squeeze " + use(a) + ", axes = [" + list +
+                    "] : " + typeString(x.type) + " -> " + typeString(t),
                 t, x.bound, x.err, true) >= 0;
 }
 
@@ -1190,9 +1205,8 @@ bool Generator::genSlice() {
     begin += (i ? ", " : "") + std::to_string(b);
     size += (i ? ", " : "") + std::to_string(s);
   }
-  return define("tfc.slice " + use(a) + ", begin = [" + begin +
-                    "], size = [" + size + "] : " + typeString(x.type) +
-                    " -> " + typeString(t),
+  return define("tfc.slice " + use(a) + ", begin = [" + begin + "], size = [" +
+                    size + "] : " + typeString(x.type) + " -> " + typeString(t),
                 t, x.bound, x.err, true) >= 0;
 }
 
@@ -1209,14 +1223,12 @@ bool Generator::genArgmax() {
   t.shape.erase(t.shape.begin() + axis);
   return define("tfc.argmax " + use(a) + ", axis = " + std::to_string(axis) +
                     " : " + typeString(x.type) + " -> " + typeString(t),
-                t, static_cast<double>(x.type.shape[axis] - 1), 0,
-                true) >= 0;
+                t, static_cast<double>(x.type.shape[axis] - 1), 0, true) >= 0;
 }
 
 bool Generator::genSoftmax() {
-  int a = pick([](const Val &v) {
-    return isFloat(v.type.dtype) && v.type.rank() >= 1;
-  });
+  int a = pick(
+      [](const Val &v) { return isFloat(v.type.dtype) && v.type.rank() >= 1; });
   if (a < 0)
     return false;
   Val x = val(a);
@@ -1235,9 +1247,8 @@ bool Generator::genSoftmax() {
 }
 
 bool Generator::genCrossEntropy() {
-  int a = pick([](const Val &v) {
-    return isFloat(v.type.dtype) && v.type.rank() >= 1;
-  });
+  int a = pick(
+      [](const Val &v) { return isFloat(v.type.dtype) && v.type.rank() >= 1; });
   if (a < 0)
     return false;
   Val x = val(a);
@@ -1245,18 +1256,17 @@ bool Generator::genCrossEntropy() {
   int lab = obtain(x.type);
   if (chance(0.6)) { // labels as a distribution, as in training
     const Val &l = val(lab);
-    lab = define("tfc.softmax " + use(lab) + ", axis = " +
-                     std::to_string(x.type.rank() - 1) + " : " +
-                     typeString(x.type),
-                 x.type, 1,
-                 2 * l.err + kTranscendentalUlps * unitRoundoff(dt) *
-                                 (8 + 2 * l.bound));
+    lab = define(
+        "tfc.softmax " + use(lab) + ", axis = " +
+            std::to_string(x.type.rank() - 1) + " : " + typeString(x.type),
+        x.type, 1,
+        2 * l.err + kTranscendentalUlps * unitRoundoff(dt) * (8 + 2 * l.bound));
   }
   const Val &l = val(lab);
   double n = static_cast<double>(x.type.shape.back());
   double lsBound = 2 * x.bound + std::log(n);
-  double lsErr = 2 * x.err + kTranscendentalUlps * unitRoundoff(dt) *
-                                 (n + lsBound + 1);
+  double lsErr =
+      2 * x.err + kTranscendentalUlps * unitRoundoff(dt) * (n + lsBound + 1);
   double bound = n * l.bound * lsBound;
   double err = n * (l.err * lsBound + l.bound * lsErr + l.err * lsErr) +
                2 * n * unitRoundoff(dt) * bound;
@@ -1285,9 +1295,8 @@ bool Generator::genOneHot() {
   }
   TType t{randomDType(), x.type.shape};
   t.shape.push_back(depth);
-  return define("tfc.one_hot " + use(a) + ", depth = " +
-                    std::to_string(depth) + " : " + typeString(x.type) +
-                    " -> " + typeString(t),
+  return define("tfc.one_hot " + use(a) + ", depth = " + std::to_string(depth) +
+                    " : " + typeString(x.type) + " -> " + typeString(t),
                 t, 1, 0, true) >= 0;
 }
 
@@ -1429,8 +1438,8 @@ bool Generator::genWhile() {
   args.clear();
   for (size_t i = 0; i < carried.size(); ++i) {
     afterArgs.push_back(freshName());
-    header += (i ? ", " : "") + afterArgs[i] + ": " +
-              typeString(carried[i].type);
+    header +=
+        (i ? ", " : "") + afterArgs[i] + ": " + typeString(carried[i].type);
     args.push_back(addValue(afterArgs[i], carried[i].type, carried[i].bound,
                             carried[i].err, false));
   }
@@ -1511,8 +1520,8 @@ void Generator::genSpecialBody() {
     switch (kind) {
     case 0: {
       static const std::vector<std::string> ops = {
-          "neg",  "abs", "exp",  "log",  "log1p",   "sqrt",
-          "square", "tanh", "sigmoid", "relu", "sin", "cos"};
+          "neg",    "abs",  "exp",     "log",  "log1p", "sqrt",
+          "square", "tanh", "sigmoid", "relu", "sin",   "cos"};
       // Known bug: the f32 sin/cos approximations return garbage (even
       // -inf) for huge arguments. They are the last two entries.
       size_t n = ops.size() - (opt.avoidKnownBugs ? 2 : 0);
@@ -1529,10 +1538,10 @@ void Generator::genSpecialBody() {
     }
     case 1: {
       static const std::vector<std::string> ops = {
-          "add",  "sub",   "mul",       "div", "maximum",
+          "add",     "sub", "mul",       "div", "maximum",
           "minimum", "pow", "floor_div", "mod"};
-      r = define("tfc." + pickOf(ops) + " " + as + ", " + bs + " : " + ts, t,
-                 0, 0, true);
+      r = define("tfc." + pickOf(ops) + " " + as + ", " + bs + " : " + ts, t, 0,
+                 0, true);
       break;
     }
     case 2: {
@@ -1548,8 +1557,8 @@ void Generator::genSpecialBody() {
                              : (t.dtype == DType::Float32 ? DType::Float64
                                                           : DType::Float32);
       TType rt{to, t.shape};
-      r = define("tfc.cast " + as + " : " + ts + " to " + typeString(rt), rt,
-                 0, 0, true);
+      r = define("tfc.cast " + as + " : " + ts + " to " + typeString(rt), rt, 0,
+                 0, true);
       break;
     }
     case 4: {
@@ -1567,9 +1576,9 @@ void Generator::genSpecialBody() {
     case 5: {
       TType rt{DType::Int64, t.shape};
       rt.shape.pop_back();
-      r = define("tfc.argmax " + as + ", axis = " +
-                     std::to_string(t.rank() - 1) + " : " + ts + " -> " +
-                     typeString(rt),
+      r = define("tfc.argmax " + as +
+                     ", axis = " + std::to_string(t.rank() - 1) + " : " + ts +
+                     " -> " + typeString(rt),
                  rt, 0, 0, true);
       break;
     }
@@ -1630,7 +1639,8 @@ GeneratedProgram Generator::run(uint64_t seed) {
   if (program.special) {
     genSpecialBody();
   } else {
-    budget = static_cast<int>(uniform(opt.minOps, std::max(opt.minOps, opt.maxOps)));
+    budget =
+        static_cast<int>(uniform(opt.minOps, std::max(opt.minOps, opt.maxOps)));
     while (budget > 0)
       if (genOne())
         --budget;
@@ -1677,9 +1687,8 @@ GeneratedProgram Generator::run(uint64_t seed) {
   }
   program.primaryOps = primary;
   program.text = "// tfc-difftest program, seed " + std::to_string(seed) +
-                 "\nfunc.func @main(" + signature + ") -> (" + types +
-                 ") {\n" + text + "  return " + names + " : " + types +
-                 "\n}\n";
+                 "\nfunc.func @main(" + signature + ") -> (" + types + ") {\n" +
+                 text + "  return " + names + " : " + types + "\n}\n";
   return program;
 }
 
@@ -1691,11 +1700,16 @@ GeneratedProgram Generator::run(uint64_t seed) {
 
 std::string tfc::fuzz::elementTypeName(DType dtype) {
   switch (dtype) {
-  case DType::Bool: return "i1";
-  case DType::Int32: return "i32";
-  case DType::Int64: return "i64";
-  case DType::Float32: return "f32";
-  case DType::Float64: return "f64";
+  case DType::Bool:
+    return "i1";
+  case DType::Int32:
+    return "i32";
+  case DType::Int64:
+    return "i64";
+  case DType::Float32:
+    return "f32";
+  case DType::Float64:
+    return "f64";
   }
   return "f32";
 }

@@ -54,8 +54,8 @@ struct GeneratorOptions {
   int maxArgs = 4;
   int maxRank = 3; ///< Of the arguments; shape ops may reach rank 4.
   int maxDim = 5;
-  int maxNesting = 2;    ///< tfc.if / tfc.while inside each other.
-  int maxTripCount = 5;  ///< Iterations of a tfc.while, at most.
+  int maxNesting = 2;   ///< tfc.if / tfc.while inside each other.
+  int maxTripCount = 5; ///< Iterations of a tfc.while, at most.
   int maxResults = 6;
   /// Fraction of programs that are special-value programs.
   double specialValueRate = 0.1;

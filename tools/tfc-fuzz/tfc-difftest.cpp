@@ -154,16 +154,22 @@ int main(int argc, char **argv) {
     crashProgram = program.text;
     if (!dumpDir.empty()) {
       llvm::SmallString<256> path(dumpDir.getValue());
-      llvm::sys::path::append(path, "crash-seed-" + std::to_string(s) +
-                                        ".mlir");
+      llvm::sys::path::append(path,
+                              "crash-seed-" + std::to_string(s) + ".mlir");
       crashPath = std::string(path);
     }
 
     DiffResult result = runDifferential(program, compile);
     switch (result.outcome) {
-    case Outcome::Agreed: ++agreed; break;
-    case Outcome::Disagreed: ++disagreed; break;
-    default: ++errors; break;
+    case Outcome::Agreed:
+      ++agreed;
+      break;
+    case Outcome::Disagreed:
+      ++disagreed;
+      break;
+    default:
+      ++errors;
+      break;
     }
     if (verbose)
       llvm::outs() << "seed " << s << ": " << outcomeName(result.outcome)
@@ -176,8 +182,7 @@ int main(int argc, char **argv) {
       llvm::outs() << report << "\n";
     else
       llvm::outs() << "seed " << s << ": " << outcomeName(result.outcome)
-                   << ": "
-                   << result.detail.substr(0, result.detail.find('\n'))
+                   << ": " << result.detail.substr(0, result.detail.find('\n'))
                    << "\n";
     if (!dumpDir.empty()) {
       llvm::SmallString<256> path(dumpDir.getValue());
@@ -187,9 +192,9 @@ int main(int argc, char **argv) {
     }
     llvm::outs().flush();
   }
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   llvm::outs() << count << " programs, " << agreed << " agreed, " << disagreed
                << " disagreed, " << errors << " errors";
   if (verbose)

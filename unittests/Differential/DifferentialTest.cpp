@@ -136,15 +136,15 @@ TEST(ProgramGenerator, ProgramsAreWellTyped) {
     EXPECT_EQ(fn.getNumResults(), p.checks.size());
     for (size_t i = 0; i < p.args.size(); ++i) {
       auto type = llvm::cast<mlir::RankedTensorType>(fn.getArgumentTypes()[i]);
-      EXPECT_EQ(std::vector<int64_t>(type.getShape().begin(),
-                                     type.getShape().end()),
-                p.args[i].shape());
+      EXPECT_EQ(
+          std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+          p.args[i].shape());
     }
     for (size_t i = 0; i < p.checks.size(); ++i) {
       auto type = llvm::cast<mlir::RankedTensorType>(fn.getResultTypes()[i]);
-      EXPECT_EQ(std::vector<int64_t>(type.getShape().begin(),
-                                     type.getShape().end()),
-                p.checks[i].shape);
+      EXPECT_EQ(
+          std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+          p.checks[i].shape);
       EXPECT_GE(p.checks[i].atol, 0);
       EXPECT_GE(p.checks[i].rtol, 0);
     }
@@ -164,22 +164,70 @@ TEST(ProgramGenerator, CoversEveryOpFamily) {
     all += p.text;
     special += p.special;
   }
-  for (const char *op :
-       {"tfc.neg", "tfc.abs", "tfc.exp", "tfc.log ", "tfc.log1p", "tfc.sqrt",
-        "tfc.square", "tfc.sin", "tfc.cos", "tfc.tanh", "tfc.sigmoid",
-        "tfc.relu", "tfc.logical_not", "tfc.stop_gradient", "tfc.add",
-        "tfc.sub", "tfc.mul", "tfc.div", "tfc.maximum", "tfc.minimum",
-        "tfc.floor_div", "tfc.mod", "tfc.pow", "tfc.logical_and",
-        "tfc.logical_or", "tfc.cmp eq", "tfc.cmp ne", "tfc.cmp lt",
-        "tfc.cmp le", "tfc.cmp gt", "tfc.cmp ge", "tfc.select", "tfc.cast",
-        "tfc.broadcast_to", "tfc.matmul", "tfc.transpose", "tfc.reshape",
-        "tfc.expand_dims", "tfc.squeeze", "tfc.concat", "tfc.slice",
-        "tfc.reduce_sum", "tfc.reduce_mean", "tfc.reduce_max",
-        "tfc.reduce_min", "tfc.reduce_prod", "keepdims = true",
-        "tfc.argmax", "tfc.softmax ", "tfc.log_softmax",
-        "tfc.softmax_cross_entropy", "tfc.one_hot", "tfc.if", "} else {",
-        "tfc.while", "tfc.condition", "tfc.yield", "tfc.print",
-        "tfc.assert", "tensor<f32>", "xf64>", "xi32>", "xi64>", "xi1>"})
+  for (const char *op : {"tfc.neg",
+                         "tfc.abs",
+                         "tfc.exp",
+                         "tfc.log ",
+                         "tfc.log1p",
+                         "tfc.sqrt",
+                         "tfc.square",
+                         "tfc.sin",
+                         "tfc.cos",
+                         "tfc.tanh",
+                         "tfc.sigmoid",
+                         "tfc.relu",
+                         "tfc.logical_not",
+                         "tfc.stop_gradient",
+                         "tfc.add",
+                         "tfc.sub",
+                         "tfc.mul",
+                         "tfc.div",
+                         "tfc.maximum",
+                         "tfc.minimum",
+                         "tfc.floor_div",
+                         "tfc.mod",
+                         "tfc.pow",
+                         "tfc.logical_and",
+                         "tfc.logical_or",
+                         "tfc.cmp eq",
+                         "tfc.cmp ne",
+                         "tfc.cmp lt",
+                         "tfc.cmp le",
+                         "tfc.cmp gt",
+                         "tfc.cmp ge",
+                         "tfc.select",
+                         "tfc.cast",
+                         "tfc.broadcast_to",
+                         "tfc.matmul",
+                         "tfc.transpose",
+                         "tfc.reshape",
+                         "tfc.expand_dims",
+                         "tfc.squeeze",
+                         "tfc.concat",
+                         "tfc.slice",
+                         "tfc.reduce_sum",
+                         "tfc.reduce_mean",
+                         "tfc.reduce_max",
+                         "tfc.reduce_min",
+                         "tfc.reduce_prod",
+                         "keepdims = true",
+                         "tfc.argmax",
+                         "tfc.softmax ",
+                         "tfc.log_softmax",
+                         "tfc.softmax_cross_entropy",
+                         "tfc.one_hot",
+                         "tfc.if",
+                         "} else {",
+                         "tfc.while",
+                         "tfc.condition",
+                         "tfc.yield",
+                         "tfc.print",
+                         "tfc.assert",
+                         "tensor<f32>",
+                         "xf64>",
+                         "xi32>",
+                         "xi64>",
+                         "xi1>"})
     EXPECT_NE(all.find(op), std::string::npos) << op;
   // A batched matmul, and a region op inside a region (top-level ops are
   // indented by 2 spaces, region bodies by 4 or more).
@@ -298,9 +346,8 @@ TEST(Compare, ResultsElementByElement) {
   std::vector<ResultCheck> checks(2);
   EXPECT_FALSE(compareResults({floats({1, 2}), ints({3})},
                               {floats({1, 2}), ints({3})}, checks));
-  auto diff =
-      compareResults({floats({1, 2}), ints({3, 4})},
-                     {floats({1, 2}), ints({3, 5})}, checks);
+  auto diff = compareResults({floats({1, 2}), ints({3, 4})},
+                             {floats({1, 2}), ints({3, 5})}, checks);
   ASSERT_TRUE(diff);
   EXPECT_NE(diff->find("result #1"), std::string::npos) << *diff;
   EXPECT_NE(diff->find("[1]"), std::string::npos) << *diff;
