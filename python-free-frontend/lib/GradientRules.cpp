@@ -247,7 +247,7 @@ Grads sliceGrad(const GradientContext &c, const Tensor &dy) {
   return {g};
 }
 
-// --- Linear algebra, reductions ---------------------------------------------
+// --- Linear algebra, reductions ----------------------------------------------
 
 /// a (..., m, k) x b (..., k, n): da = dy b^T, db = a^T dy (batch dims equal).
 Grads matmulGrad(const GradientContext &c, const Tensor &dy) {

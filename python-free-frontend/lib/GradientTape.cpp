@@ -372,8 +372,7 @@ private:
   void finishControlFlow(Event e);
 };
 
-// --- Bodies: what they use from outside, and replaying them
-// -------------------
+// --- Bodies: what they use from outside, and replaying them ------------------
 
 /// What the bodies of a Cond/While use from outside themselves.
 struct BodyUses {
@@ -591,8 +590,7 @@ TapeTraceHook *currentWrapper(bool &tracing) {
 
 } // namespace
 
-// --- TapeImpl
-// ------------------------------------------------------------------
+// --- TapeImpl ----------------------------------------------------------------
 
 TapeImpl::TapeImpl(bool persistent) : persistent(persistent) {
   Registry &reg = registry();
@@ -1000,8 +998,7 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
   return std::vector<Tensor>(node.inputs.size());
 }
 
-// --- Custom gradients, suspension
-// ---------------------------------------------
+// --- Custom gradients, suspension --------------------------------------------
 
 SuspendRecording::SuspendRecording() { ++registry().suspended; }
 SuspendRecording::~SuspendRecording() { --registry().suspended; }
@@ -1044,8 +1041,7 @@ Tensor tfc::detail::record_custom_gradient(const std::vector<Tensor> &inputs,
   return value;
 }
 
-// --- GradientTape
-// ----------------------------------------------------------------
+// --- GradientTape ------------------------------------------------------------
 
 GradientTape::GradientTape(bool persistent)
     : impl(std::make_unique<TapeImpl>(persistent)) {}

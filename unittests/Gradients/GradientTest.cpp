@@ -25,8 +25,7 @@ auto log1pexpStable = custom_gradient([](const Tensor &x) {
                    [e](const Tensor &dy) { return dy * (1 - 1 / (1 + e)); }};
 });
 
-// --- The examples of TensorFlow's eager-execution announcement
-// -----------------
+// --- The examples of TensorFlow's eager-execution announcement ---------------
 
 TEST(EagerAnnouncement, GradOfSquare) {
   EXPECT_EQ(grad(squareFn)(3.).item<double>(), 6.0);
@@ -61,8 +60,7 @@ TEST(EagerAnnouncement, Log1pexpCustomGradient) {
   EXPECT_NEAR(log1pexpStable(constant(0.f)).item<float>(), std::log(2.f), 1e-6);
 }
 
-// --- grad / value_and_grad
-// ---------------------------------------------------------
+// --- grad / value_and_grad ---------------------------------------------------
 
 TEST(Grad, TfcOpsByName) {
   // A tfc op passed by name (its location parameter is filled in).
@@ -114,8 +112,7 @@ TEST(Grad, ThirdDerivativeOfTanhMatchesClosedForm) {
   }
 }
 
-// --- GradientTape
-// ------------------------------------------------------------------
+// --- GradientTape ------------------------------------------------------------
 
 TEST(Tape, WatchedTensor) {
   Tensor x = constant(3.0);
@@ -325,8 +322,27 @@ TEST(Tape, GradientOfCompiledCodeIsTraced) {
   EXPECT_NE(ir.find("tfc.cos"), std::string::npos) << ir;
 }
 
-// --- custom_gradient
-// -------------------------------------------------------------
+TEST(Tape, ErrorInsideATracedBranchLeavesNothingBehind) {
+  // A tape inside a trace wraps the tracer's hook; an exception thrown in a
+  // traced cond branch must unwind it, so that later traces and eager ops
+  // work.
+  auto f = function([](const Tensor &x) {
+    GradientTape tape;
+    tape.watch(x);
+    Tensor y = cond(
+        reduce_sum(x) > 0.0, [&] { return x * x; },
+        [&] { return reshape(x, {7}); }); // (2,) cannot become (7,)
+    return tape.gradient(y, x);
+  });
+  EXPECT_THROW(f(constant({1.0, 2.0})), InvalidArgumentError);
+  EXPECT_EQ(detail::active_trace_hook(), nullptr);
+  EXPECT_FALSE(detail::has_op_observers());
+  auto g = function([](const Tensor &x) { return grad(squareFn)(x); });
+  EXPECT_EQ(g(constant(4.0)).item<double>(), 8.0);
+  EXPECT_EQ(grad(squareFn)(5.0).item<double>(), 10.0);
+}
+
+// --- custom_gradient ---------------------------------------------------------
 
 TEST(CustomGradient, TwoInputsReturnAVector) {
   // f(x, y) = x * y with a gradient scaled by 10 on purpose.
@@ -374,8 +390,7 @@ TEST(CustomGradient, IdentityForwardStillUsesTheBackward) {
   EXPECT_EQ(tape.gradient(y, x).item<double>(), 6.0);
 }
 
-// --- Bad input
-// -----------------------------------------------------------------
+// --- Bad input ---------------------------------------------------------------
 
 TEST(BadInput, IntegerSource) {
   Tensor x = constant({1, 2, 3});

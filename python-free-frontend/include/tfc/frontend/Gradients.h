@@ -139,8 +139,7 @@ private:
 
 namespace detail {
 
-// --- Gradient rules
-// ------------------------------------------------------------
+// --- Gradient rules ----------------------------------------------------------
 
 /// What a gradient rule sees of the op it differentiates: the op, its
 /// attributes (normalised by the frontend, see Dispatch.h), its inputs and
@@ -180,8 +179,7 @@ std::vector<Tensor> apply_gradient_rule(OpKind kind, const OpAttrs &attrs,
 /// `broadcast_to(x, grad.shape())` with respect to `x` of shape `shape`.
 Tensor unbroadcast(const Tensor &grad, const std::vector<int64_t> &shape);
 
-// --- Plumbing for grad / custom_gradient
-// ---------------------------------------
+// --- Plumbing for grad / custom_gradient -------------------------------------
 
 /// While alive, no tape on this thread records (the forward function of a
 /// custom gradient runs under one, as with tf.custom_gradient).
