@@ -24,6 +24,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -252,6 +253,15 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   auto impl = std::make_shared<Impl>();
   impl->stages["tfc"] = printOp(module);
   dumpStage(dumpDir, 0, "tfc", impl->stages["tfc"]);
+  // Inline calls first so that variable handles passed to callees can be
+  // promoted along with the caller's.
+  {
+    PassManager pm(ctx);
+    pm.addPass(createInlinerPass());
+    pm.addPass(createSymbolDCEPass());
+    if (failed(pm.run(module)))
+      throw fail("inlining failed");
+  }
   // Variables become values: handles in, final values of written ones out.
   for (auto fn : module.getOps<func::FuncOp>())
     if (failed(mlir::tfc::promoteVariables(fn)))

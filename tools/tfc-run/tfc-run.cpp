@@ -20,6 +20,7 @@
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
 #include "tfc/Interpreter/Interpreter.h"
 #include "tfc/JIT/CompiledModule.h"
+#include "tfc/JIT/JIT.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Print.h"
 
@@ -168,15 +169,20 @@ int runMain() {
     results = std::move(run.results);
     variables = std::move(run.variables);
   } else {
-    if (!varParams.empty())
-      throw InvalidArgumentError(
-          "--mode=jit: parameter " + std::to_string(varParams.front()) +
-          " of @" + name + " has type " +
-          typeToString(paramTypes[varParams.front()]) +
-          ", and the JIT does not support !tfc.var arguments yet; use "
-          "--mode=interpret");
+    // The JIT promotes !tfc.var parameters to values: written variables'
+    // final values follow the results, in tfc.written_vars order.
     jit::CompiledModule compiled = jit::CompiledModule::from_file(inputPath);
     results = compiled.call(name, args);
+    const jit::FunctionSignature *sig = compiled.impl()->lookup(name);
+    size_t numUser = results.size() - (sig ? sig->writtenVars.size() : 0);
+    for (unsigned param : varParams) {
+      Tensor final = args[param];
+      for (size_t w = 0; sig && w < sig->writtenVars.size(); ++w)
+        if (sig->writtenVars[w] == static_cast<int64_t>(param))
+          final = results[numUser + w];
+      variables.emplace_back(param, final);
+    }
+    results.resize(numUser);
   }
 
   // std::cout shares stdout (and its order) with tfc.print's default sink.
