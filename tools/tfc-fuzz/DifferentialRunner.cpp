@@ -244,10 +244,10 @@ std::string tfc::fuzz::formatReport(const GeneratedProgram &program,
   if (!result.interpretedPrints.empty() || !result.compiledPrints.empty()) {
     report += "// Interpreter prints:\n";
     for (const std::string &l : result.interpretedPrints)
-      report += "//   " + l + "\n";
+      report += commented(l, "//   ");
     report += "// JIT prints:\n";
     for (const std::string &l : result.compiledPrints)
-      report += "//   " + l + "\n";
+      report += commented(l, "//   ");
   }
   return report + program.text;
 }

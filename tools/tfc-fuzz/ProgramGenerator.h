@@ -61,7 +61,8 @@ struct GeneratorOptions {
   double specialValueRate = 0.1;
   /// Leave out the constructs of the open bugs listed in docs/testing.md
   /// (ordered tfc.cmp on i1 in the interpreter; sin/cos of huge arguments
-  /// in the JIT), so that CI checks everything else. tfc-difftest's
+  /// in the JIT; f32 sqrt in the interpreter is treated as a few ulps
+  /// off), so that CI checks everything else. tfc-difftest's
   /// --include-known-bugs turns this off to reproduce them.
   bool avoidKnownBugs = true;
 };
