@@ -244,7 +244,10 @@ struct ThreadCacheOwner {
   ~ThreadCacheOwner();
 };
 
-thread_local ThreadCache *tlCache = nullptr;
+// Initial-exec: read on every allocate/deallocate. In libtfc.so the default
+// (general-dynamic) model makes each read a call to __tls_get_addr; a static
+// TLS slot of 8 bytes makes it one %fs-relative load.
+[[gnu::tls_model("initial-exec")]] thread_local ThreadCache *tlCache = nullptr;
 thread_local bool tlCacheDead = false;
 
 ThreadCacheOwner::~ThreadCacheOwner() {
