@@ -34,6 +34,8 @@ struct FunctionOptions {
   Target target = Target::CPU; ///< Target::CPU or Target::CUDA.
   int opt_level = 2;           ///< LLVM optimisation level, 0..3.
   /// Generalise to dynamic dims instead of retracing for every new shape.
+  /// Not implemented yet (the fusion/dynamic-shape issue): a function with
+  /// this set still traces once per shape, which is correct but slower.
   bool reduce_retracing = false;
   std::string name; ///< Name of the traced function in the IR ("" = "fn").
   /// Fuse elementwise ops (on by default; off is for comparisons).
