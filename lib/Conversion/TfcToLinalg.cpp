@@ -321,17 +321,35 @@ static Value buildReshape(OpBuilder &b, Location loc, Value source,
   if (sourceType == resultType)
     return source;
   // Rank 0 <-> all-unit shapes: an empty reassociation (checked first: the
-  // generic path below would build an empty output shape for it).
-  if ((sourceType.getRank() == 0 || resultType.getRank() == 0) &&
-      sourceType.hasStaticShape() && resultType.hasStaticShape()) {
+  // generic path below would build an empty output shape for it). One
+  // element means every dim of the ranked side is 1, so a dynamic dim there
+  // goes through the all-ones static type with a tensor.cast (an empty
+  // reassociation needs static unit dims).
+  auto unitDimsOnly = [](RankedTensorType t) {
+    return llvm::all_of(t.getShape(), [](int64_t d) {
+      return d == 1 || ShapedType::isDynamic(d);
+    });
+  };
+  if ((sourceType.getRank() == 0 && unitDimsOnly(resultType)) ||
+      (resultType.getRank() == 0 && unitDimsOnly(sourceType))) {
     SmallVector<ReassociationIndices> empty;
-    if (resultType.getRank() == 0)
-      return tensor::CollapseShapeOp::create(b, loc, resultType, source, empty);
-    SmallVector<OpFoldResult> outShape;
-    for (int64_t d : resultType.getShape())
-      outShape.push_back(b.getIndexAttr(d));
-    return tensor::ExpandShapeOp::create(b, loc, resultType, source, empty,
-                                         outShape);
+    auto onesLike = [](RankedTensorType t) {
+      return RankedTensorType::get(SmallVector<int64_t>(t.getRank(), 1),
+                                   t.getElementType());
+    };
+    if (resultType.getRank() == 0) {
+      Value ones = source;
+      if (!sourceType.hasStaticShape())
+        ones = tensor::CastOp::create(b, loc, onesLike(sourceType), source);
+      return tensor::CollapseShapeOp::create(b, loc, resultType, ones, empty);
+    }
+    SmallVector<OpFoldResult> outShape(resultType.getRank(),
+                                       b.getIndexAttr(1));
+    Value ones = tensor::ExpandShapeOp::create(b, loc, onesLike(resultType),
+                                               source, empty, outShape);
+    if (resultType.hasStaticShape())
+      return ones;
+    return tensor::CastOp::create(b, loc, resultType, ones);
   }
   // Unit-dim insertion/removal and other regroupings that keep dims:
   // expand/collapse handle dynamic dims without a shape computation.
