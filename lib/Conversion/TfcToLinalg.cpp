@@ -663,6 +663,49 @@ struct BroadcastToLowering : public OpConversionPattern<BroadcastToOp> {
       dyn.push_back(tensor::DimOp::create(rewriter, loc, input, i - offset));
     }
     Value init = emptyTensor(rewriter, loc, resultType, dyn);
+    // A dynamic operand dim under a static target dim > 1 is that size or 1
+    // at run time, which no affine map can express (broadcastMap reads it
+    // as the identity, out of bounds when it is 1). Such broadcasts read the
+    // operand with tensor.extract at index 0 where its dim is 1.
+    bool runtimeBroadcast = false;
+    for (int64_t i = 0; i < inType.getRank(); ++i)
+      runtimeBroadcast |= inType.isDynamicDim(i) &&
+                          !resultType.isDynamicDim(i + offset) &&
+                          resultType.getDimSize(i + offset) != 1;
+    if (runtimeBroadcast) {
+      SmallVector<Value> sizes;
+      for (int64_t i = 0; i < inType.getRank(); ++i)
+        sizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
+      auto generic = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{resultType}, ValueRange{},
+          ValueRange{init},
+          ArrayRef<AffineMap>{
+              rewriter.getMultiDimIdentityMap(resultType.getRank())},
+          parallel(resultType.getRank()),
+          [&](OpBuilder &b, Location l, ValueRange) {
+            Value zero = arith::ConstantIndexOp::create(b, l, 0);
+            Value one = arith::ConstantIndexOp::create(b, l, 1);
+            SmallVector<Value> indices;
+            for (int64_t i = 0; i < inType.getRank(); ++i) {
+              if (inType.getDimSize(i) == 1) {
+                indices.push_back(zero);
+                continue;
+              }
+              Value j = linalg::IndexOp::create(b, l, i + offset);
+              if (inType.isDynamicDim(i)) {
+                Value isOne = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::eq, sizes[i], one);
+                j = arith::SelectOp::create(b, l, isOne, zero, j);
+              }
+              indices.push_back(j);
+            }
+            linalg::YieldOp::create(
+                b, l,
+                tensor::ExtractOp::create(b, l, input, indices).getResult());
+          });
+      rewriter.replaceOp(op, generic.getResult(0));
+      return success();
+    }
     AffineMap map = broadcastMap(rewriter.getContext(), inType, resultType);
     Value result = buildGeneric(
         rewriter, loc, resultType, {input}, {map}, init,
