@@ -79,19 +79,57 @@ int64_t numelOf(const std::vector<int64_t> &shape) {
   return n;
 }
 
+/// A tensor type as the generator sees it: the actual (run-time) shape of
+/// the value, and which dims the IR declares dynamic (`?`).
 struct TType {
   DType dtype = DType::Float32;
   std::vector<int64_t> shape;
+  /// Dims declared `?`; shorter than `shape` (or empty) means static.
+  std::vector<bool> dyn;
+
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
+  bool isDyn(int64_t i) const {
+    return static_cast<size_t>(i) < dyn.size() && dyn[static_cast<size_t>(i)];
+  }
+  int dynCount() const {
+    return static_cast<int>(std::count(dyn.begin(), dyn.end(), true));
+  }
+  bool hasDyn() const { return dynCount() > 0; }
+  void setDyn(int64_t i, bool d) {
+    if (dyn.size() < shape.size())
+      dyn.resize(shape.size(), false);
+    dyn[static_cast<size_t>(i)] = d;
+  }
+  /// The same value type with every dim static.
+  TType staticType() const { return TType{dtype, shape, {}}; }
+  TType withDType(DType d) const { return TType{d, shape, dyn}; }
+  void insertDim(int64_t i, int64_t size, bool d = false) {
+    dyn.resize(shape.size(), false);
+    shape.insert(shape.begin() + i, size);
+    dyn.insert(dyn.begin() + i, d);
+  }
+  void eraseDim(int64_t i) {
+    dyn.resize(shape.size(), false);
+    shape.erase(shape.begin() + i);
+    dyn.erase(dyn.begin() + i);
+  }
+  bool sameShape(const TType &o) const {
+    if (shape != o.shape)
+      return false;
+    for (int64_t i = 0; i < rank(); ++i)
+      if (isDyn(i) != o.isDyn(i))
+        return false;
+    return true;
+  }
   bool operator==(const TType &o) const {
-    return dtype == o.dtype && shape == o.shape;
+    return dtype == o.dtype && sameShape(o);
   }
 };
 
 std::string typeString(const TType &t) {
   std::string s = "tensor<";
-  for (int64_t d : t.shape)
-    s += std::to_string(d) + "x";
+  for (int64_t i = 0; i < t.rank(); ++i)
+    s += (t.isDyn(i) ? std::string("?") : std::to_string(t.shape[i])) + "x";
   return s + elementTypeName(t.dtype) + ">";
 }
 
@@ -144,10 +182,11 @@ std::string nestedLiteral(const std::vector<std::string> &values,
 struct Val {
   std::string name;
   TType type;
-  double bound = 0;     ///< Upper bound of |element|.
-  double err = 0;       ///< Estimated |interpreter - JIT|; 0: bit-exact.
-  bool primary = false; ///< Result of a primary op (a result candidate).
-  bool used = false;    ///< Consumed by some op.
+  double bound = 0;           ///< Upper bound of |element|.
+  double err = 0;             ///< Estimated |interpreter - JIT|; 0: bit-exact.
+  bool primary = false;       ///< Result of a primary op (a result candidate).
+  bool used = false;          ///< Consumed by some op.
+  bool fromBroadcast = false; ///< Defined by tfc.broadcast_to.
 };
 
 //===----------------------------------------------------------------------===//
@@ -212,6 +251,8 @@ private:
   // --- helpers (not counted as primary ops) ---------------------------------
   int constant(const TType &t, double maxAbs);
   int splat(const TType &t, double v);
+  int dynamize(int id, const TType &t);
+  bool knownBroadcastFoldBug(const Val &operand, const TType &t) const;
   int tame(int id, double maxBound);
   int unaryHelper(const std::string &op, int id, double bound, double err);
   int binaryHelper(const std::string &op, int a, int b, double bound,
@@ -223,7 +264,8 @@ private:
   int deriveReshape(const TType &t, double maxErr);
   int deriveSlice(const TType &t, double maxErr);
   int deriveTranspose(const TType &t, double maxErr);
-  int castTo(int id, DType to);
+  int castTo(int id, DType to, bool remask = false);
+  TType randomMask(const TType &t, DType dt);
   int makePredicate();
   std::string cmpPredicate(DType operands);
   /// Rounding error a correctly rounded op adds to a result of `bound` whose
@@ -400,7 +442,9 @@ int Generator::define(const std::string &rhs, const TType &t, double bound,
   line(name + " = " + rhs);
   if (isPrimary)
     ++primary;
-  return addValue(name, t, bound, err, isPrimary);
+  int id = addValue(name, t, bound, err, isPrimary);
+  val(id).fromBroadcast = rhs.rfind("tfc.broadcast_to ", 0) == 0;
+  return id;
 }
 
 std::vector<int>
@@ -430,6 +474,8 @@ int Generator::pick(const std::function<bool(const Val &)> &ok) {
 //===----------------------------------------------------------------------===//
 
 int Generator::constant(const TType &t, double maxAbs) {
+  if (t.hasDyn())
+    return dynamize(constant(t.staticType(), maxAbs), t);
   int64_t n = numelOf(t.shape);
   std::vector<std::string> text;
   double bound = 0;
@@ -454,9 +500,20 @@ int Generator::constant(const TType &t, double maxAbs) {
 }
 
 int Generator::splat(const TType &t, double v) {
+  if (t.hasDyn()) // constants are static; broadcast_to declares the `?`s
+    return dynamize(splat(t.staticType(), v), t);
   return define("tfc.constant dense<" + formatScalar(v, t.dtype) +
                     "> : " + typeString(t),
                 t, std::fabs(v), 0);
+}
+
+/// `id` (static, broadcastable to `t`) as a value of type `t`: a
+/// broadcast_to whose dynamic dims take their size from the operand.
+int Generator::dynamize(int id, const TType &t) {
+  const Val x = val(id);
+  return define("tfc.broadcast_to " + use(id) + " : " + typeString(x.type) +
+                    " to " + typeString(t),
+                t, x.bound, x.err);
 }
 
 /// Clamps `id` into [-maxBound, maxBound] when its bound exceeds maxBound.
@@ -505,15 +562,25 @@ int Generator::positive(int id, double offset) {
                       x.err + rounding(x.type.dtype, x.err, bound));
 }
 
-/// Casts `id` to `to`, clamping first where the target range needs it.
-int Generator::castTo(int id, DType to) {
+/// A type of the same dtype `dt` and size as `t` whose dims are each
+/// dynamic with probability 0.3.
+TType Generator::randomMask(const TType &t, DType dt) {
+  TType r{dt, t.shape, {}};
+  for (int64_t i = 0; i < r.rank(); ++i)
+    r.setDyn(i, chance(0.3));
+  return r;
+}
+
+/// Casts `id` to `to`, clamping first where the target range needs it. With
+/// `remask`, the result declares a random set of dims dynamic.
+int Generator::castTo(int id, DType to, bool remask) {
   Val x = val(id);
-  if (x.type.dtype == to)
+  if (x.type.dtype == to && !remask)
     return id;
   if (to != DType::Bool && isNumeric(x.type.dtype))
     id = tame(id, limitOf(to));
   x = val(id);
-  TType t{to, x.type.shape};
+  TType t = remask ? randomMask(x.type, to) : x.type.withDType(to);
   double bound = to == DType::Bool ? 1 : x.bound;
   double err = 0;
   if (isFloat(to) && isFloat(x.type.dtype))
@@ -525,7 +592,7 @@ int Generator::castTo(int id, DType to) {
 
 int Generator::deriveCast(const TType &t, double maxErr) {
   int id = pick([&](const Val &v) {
-    if (v.type.shape != t.shape || v.type.dtype == t.dtype)
+    if (!v.type.sameShape(t) || v.type.dtype == t.dtype)
       return false;
     // Float -> int/bool is discontinuous: only exact floats go there.
     if (isFloat(v.type.dtype) && !isFloat(t.dtype))
@@ -540,13 +607,17 @@ int Generator::deriveCast(const TType &t, double maxErr) {
 int Generator::deriveBroadcast(const TType &t, double maxErr) {
   int id = pick([&](const Val &v) {
     if (v.type.dtype != t.dtype || v.err > maxErr || v.type.rank() > t.rank() ||
-        v.type.shape == t.shape)
+        v.type.sameShape(t))
       return false;
     int64_t off = t.rank() - v.type.rank();
     for (int64_t i = 0; i < v.type.rank(); ++i)
       if (v.type.shape[i] != 1 && v.type.shape[i] != t.shape[i + off])
         return false;
-    return true;
+    // A dynamic target dim takes the size of the operand dim under it.
+    for (int64_t j = 0; j < t.rank(); ++j)
+      if (t.isDyn(j) && (j < off || v.type.shape[j - off] != t.shape[j]))
+        return false;
+    return !knownBroadcastFoldBug(v, t);
   });
   if (id < 0)
     return -1;
@@ -558,8 +629,9 @@ int Generator::deriveBroadcast(const TType &t, double maxErr) {
 
 int Generator::deriveReshape(const TType &t, double maxErr) {
   int id = pick([&](const Val &v) {
-    return v.type.dtype == t.dtype && v.err <= maxErr &&
-           v.type.shape != t.shape && numelOf(v.type.shape) == numelOf(t.shape);
+    // The interpreter infers at most one dynamic dim of a reshape.
+    return v.type.dtype == t.dtype && v.err <= maxErr && t.dynCount() <= 1 &&
+           !v.type.sameShape(t) && numelOf(v.type.shape) == numelOf(t.shape);
   });
   if (id < 0)
     return -1;
@@ -571,8 +643,9 @@ int Generator::deriveReshape(const TType &t, double maxErr) {
 
 int Generator::deriveSlice(const TType &t, double maxErr) {
   int id = pick([&](const Val &v) {
-    if (v.type.dtype != t.dtype || v.err > maxErr ||
-        v.type.rank() != t.rank() || t.rank() == 0 || v.type.shape == t.shape)
+    // A slice's type is its static size; its operand may be dynamic.
+    if (v.type.dtype != t.dtype || v.err > maxErr || t.hasDyn() ||
+        v.type.rank() != t.rank() || t.rank() == 0 || v.type.sameShape(t))
       return false;
     for (int64_t i = 0; i < t.rank(); ++i)
       if (v.type.shape[i] < t.shape[i])
@@ -595,11 +668,18 @@ int Generator::deriveSlice(const TType &t, double maxErr) {
 
 int Generator::deriveTranspose(const TType &t, double maxErr) {
   std::vector<int64_t> perm;
+  // Dims as (size, dynamic) pairs: a transpose permutes both.
+  auto dims = [](const TType &ty) {
+    std::vector<std::pair<int64_t, bool>> d;
+    for (int64_t i = 0; i < ty.rank(); ++i)
+      d.emplace_back(ty.shape[i], ty.isDyn(i));
+    return d;
+  };
   int id = pick([&](const Val &v) {
     if (v.type.dtype != t.dtype || v.err > maxErr ||
-        v.type.rank() != t.rank() || t.rank() < 2 || v.type.shape == t.shape)
+        v.type.rank() != t.rank() || t.rank() < 2 || v.type.sameShape(t))
       return false;
-    std::vector<int64_t> a = v.type.shape, b = t.shape;
+    auto a = dims(v.type), b = dims(t);
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
     return a == b;
@@ -611,7 +691,8 @@ int Generator::deriveTranspose(const TType &t, double maxErr) {
   std::vector<bool> taken(static_cast<size_t>(t.rank()), false);
   for (int64_t i = 0; i < t.rank(); ++i)
     for (int64_t j = 0; j < t.rank(); ++j)
-      if (!taken[j] && x.type.shape[j] == t.shape[i]) {
+      if (!taken[j] && x.type.shape[j] == t.shape[i] &&
+          x.type.isDyn(j) == t.isDyn(i)) {
         taken[j] = true;
         perm.push_back(j);
         break;
@@ -622,6 +703,13 @@ int Generator::deriveTranspose(const TType &t, double maxErr) {
   return define("tfc.transpose " + use(id) + ", perm = [" + p +
                     "] : " + typeString(x.type) + " -> " + typeString(t),
                 t, x.bound, x.err);
+}
+
+/// Known bug: the tfc.broadcast_to folder composes nested broadcasts, which
+/// changes the size of a `?` dim of the outer target.
+bool Generator::knownBroadcastFoldBug(const Val &operand,
+                                      const TType &t) const {
+  return opt.avoidKnownBugs && operand.fromBroadcast && t.hasDyn();
 }
 
 /// A value of type `t` with error at most `maxErr`: an existing one, one
@@ -880,7 +968,7 @@ bool Generator::genBinary() {
   } else if (op == "pow") {
     if (!isFloat(dt) || chance(0.4)) {
       // A small non-negative integer exponent: mod(y, 4) in [0, 3].
-      int y = isFloat(dt) ? obtain(TType{DType::Int32, x.type.shape}) : b;
+      int y = isFloat(dt) ? obtain(x.type.withDType(DType::Int32)) : b;
       TType yt = val(y).type;
       int four = splat(yt, 4);
       y = binaryHelper("mod", y, four, 3, 0);
@@ -925,7 +1013,7 @@ bool Generator::genCmp() {
   std::string lhs = use(a), rhs = use(b);
   return define("tfc.cmp " + cmpPredicate(t.dtype) + ", " + lhs + ", " + rhs +
                     " : " + typeString(t),
-                TType{DType::Bool, t.shape}, 1, 0, true) >= 0;
+                t.withDType(DType::Bool), 1, 0, true) >= 0;
 }
 
 bool Generator::genSelect() {
@@ -933,14 +1021,17 @@ bool Generator::genSelect() {
   if (a < 0)
     return false;
   TType t = val(a).type;
-  int c = obtain(TType{DType::Bool, t.shape}, 0);
+  // The condition needs only a compatible shape: sometimes static where the
+  // values are dynamic, or the other way round.
+  TType ct =
+      chance(0.8) ? t.withDType(DType::Bool) : randomMask(t, DType::Bool);
+  int c = obtain(ct, 0);
   int b = obtain(t);
   double bound = std::max(val(a).bound, val(b).bound);
   double err = std::max(val(a).err, val(b).err);
   std::string cs = use(c), as = use(a), bs = use(b);
   return define("tfc.select " + cs + ", " + as + ", " + bs + " : " +
-                    typeString(TType{DType::Bool, t.shape}) + ", " +
-                    typeString(t),
+                    typeString(ct) + ", " + typeString(t),
                 t, bound, err, true) >= 0;
 }
 
@@ -954,7 +1045,8 @@ bool Generator::genCast() {
     return false;
   if (isFloat(x.type.dtype) && !isFloat(to) && x.err > 0)
     return false;
-  int r = castTo(a, to);
+  // A cast may also change which dims are static (compatible shapes).
+  int r = castTo(a, to, chance(0.2));
   val(r).primary = true;
   ++primary;
   return true;
@@ -965,15 +1057,21 @@ bool Generator::genBroadcast() {
   if (a < 0)
     return false;
   Val x = val(a);
-  std::vector<int64_t> shape;
+  TType t{x.type.dtype, {}, {}};
   int64_t extra = uniform(0, 3 - std::min<int64_t>(x.type.rank(), 3));
   for (int64_t i = 0; i < extra; ++i)
-    shape.push_back(uniform(1, 4));
-  for (int64_t d : x.type.shape)
-    shape.push_back(d == 1 && chance(0.6) ? uniform(2, 4) : d);
-  if (shape == x.type.shape)
+    t.insertDim(t.rank(), uniform(1, 4));
+  for (int64_t i = 0; i < x.type.rank(); ++i) {
+    int64_t d = x.type.shape[i];
+    // Size-1 dims (static or dynamic) may expand; a kept dim may be
+    // declared dynamic: it then takes the operand's size at run time.
+    if (d == 1 && chance(0.6))
+      t.insertDim(t.rank(), uniform(2, 4));
+    else
+      t.insertDim(t.rank(), d, x.type.isDyn(i) ? chance(0.7) : chance(0.15));
+  }
+  if (t.sameShape(x.type) || knownBroadcastFoldBug(x, t))
     return false;
-  TType t{x.type.dtype, shape};
   return define("tfc.broadcast_to " + use(a) + " : " + typeString(x.type) +
                     " to " + typeString(t),
                 t, x.bound, x.err, true) >= 0;
@@ -1019,18 +1117,18 @@ bool Generator::genReduce() {
     err = count * std::pow(std::max(x.bound, 1.0), count - 1) * x.err +
           (isFloat(dt) && count > 1 ? 2 * count * u * bound : 0);
   }
-  std::vector<int64_t> shape;
+  // Kept dims keep their `?`; reduced ones vanish or become a static 1.
+  TType t{dt, {}, {}};
   for (int64_t i = 0; i < x.type.rank(); ++i) {
     bool reduced = std::find(axes.begin(), axes.end(), i) != axes.end();
     if (!reduced)
-      shape.push_back(x.type.shape[i]);
+      t.insertDim(t.rank(), x.type.shape[i], x.type.isDyn(i));
     else if (keepdims)
-      shape.push_back(1);
+      t.insertDim(t.rank(), 1);
   }
   std::string list;
   for (size_t i = 0; i < axes.size(); ++i)
     list += (i ? ", " : "") + std::to_string(axes[i]);
-  TType t{dt, shape};
   return define("tfc." + kind + " " + use(a) + ", axes = [" + list +
                     "], keepdims = " + (keepdims ? "true" : "false") + " : " +
                     typeString(x.type) + " -> " + typeString(t),
@@ -1054,9 +1152,13 @@ bool Generator::genMatmul() {
   DType dt = lt.dtype;
   int64_t rank = lt.rank();
   int64_t k = lt.shape[rank - 1];
+  // Batch dims as the lhs (so the inferred ones are the lhs's); k and n
+  // static or dynamic at random.
   TType rt = lt;
   rt.shape[rank - 2] = k;
   rt.shape[rank - 1] = uniform(1, 5);
+  rt.setDyn(rank - 2, chance(0.15));
+  rt.setDyn(rank - 1, chance(0.15));
   int b = obtain(rt);
   double limit = limitOf(dt);
   double kk = static_cast<double>(k);
@@ -1069,6 +1171,7 @@ bool Generator::genMatmul() {
     err += 2 * kk * unitRoundoff(dt) * bound;
   TType t = lt;
   t.shape[rank - 1] = rt.shape[rank - 1];
+  t.setDyn(rank - 1, rt.isDyn(rank - 1));
   std::string lhs = use(a), rhs = use(b);
   return define("tfc.matmul " + lhs + ", " + rhs + " : (" + typeString(lt) +
                     ", " + typeString(rt) + ") -> " + typeString(t),
@@ -1088,6 +1191,7 @@ bool Generator::genTranspose() {
   std::string p;
   for (size_t i = 0; i < perm.size(); ++i) {
     t.shape[i] = x.type.shape[static_cast<size_t>(perm[i])];
+    t.setDyn(static_cast<int64_t>(i), x.type.isDyn(perm[i]));
     p += (i ? ", " : "") + std::to_string(perm[i]);
   }
   return define("tfc.transpose " + use(a) + ", perm = [" + p +
@@ -1118,9 +1222,12 @@ bool Generator::genReshape() {
     shape.push_back(rest);
   else if (n != 1)
     shape.push_back(n);
-  if (shape == x.type.shape)
+  TType t{x.type.dtype, shape, {}};
+  // At most one dynamic dim: the interpreter infers one, like NumPy's -1.
+  if (t.rank() > 0 && chance(0.2))
+    t.setDyn(uniform(0, t.rank() - 1), true);
+  if (t.sameShape(x.type))
     return false;
-  TType t{x.type.dtype, shape};
   return define("tfc.reshape " + use(a) + " : " + typeString(x.type) + " -> " +
                     typeString(t),
                 t, x.bound, x.err, true) >= 0;
@@ -1133,7 +1240,7 @@ bool Generator::genExpandDims() {
   Val x = val(a);
   int64_t axis = uniform(0, x.type.rank());
   TType t = x.type;
-  t.shape.insert(t.shape.begin() + axis, 1);
+  t.insertDim(axis, 1);
   return define("tfc.expand_dims " + use(a) +
                     ", axis = " + std::to_string(axis) + " : " +
                     typeString(x.type) + " -> " + typeString(t),
@@ -1142,22 +1249,25 @@ bool Generator::genExpandDims() {
 
 bool Generator::genSqueeze() {
   int a = pick([](const Val &v) {
-    return std::count(v.type.shape.begin(), v.type.shape.end(), 1) > 0;
+    for (int64_t i = 0; i < v.type.rank(); ++i)
+      if (v.type.shape[i] == 1 && !v.type.isDyn(i))
+        return true;
+    return false;
   });
   if (a < 0)
     return false;
   Val x = val(a);
   std::vector<int64_t> axes;
   for (int64_t i = 0; i < x.type.rank(); ++i)
-    if (x.type.shape[i] == 1 && chance(0.7))
+    if (x.type.shape[i] == 1 && !x.type.isDyn(i) && chance(0.7))
       axes.push_back(i);
   if (axes.empty())
     return false;
-  TType t{x.type.dtype, {}};
+  TType t{x.type.dtype, {}, {}};
   std::string list;
   for (int64_t i = 0; i < x.type.rank(); ++i)
     if (std::find(axes.begin(), axes.end(), i) == axes.end())
-      t.shape.push_back(x.type.shape[i]);
+      t.insertDim(t.rank(), x.type.shape[i], x.type.isDyn(i));
   for (size_t i = 0; i < axes.size(); ++i)
     list += (i ? ", " : "") + std::to_string(axes[i]);
   return define("tfc.squeeze " + use(a) + ", axes = [" + list +
@@ -1176,10 +1286,24 @@ bool Generator::genConcat() {
   for (int64_t i = 0; i < n; ++i) {
     TType t = first;
     t.shape[axis] = chance(0.5) ? first.shape[axis] : uniform(1, 4);
+    // Inputs may disagree on which dims are dynamic.
+    for (int64_t d = 0; d < t.rank(); ++d)
+      if (chance(0.15))
+        t.setDyn(d, !t.isDyn(d));
     ins.push_back(obtain(t));
   }
+  // Inferred: the axis dim is dynamic if any input's is; another dim is
+  // static if any input's is.
   TType r = first;
   r.shape[axis] = 0;
+  for (int64_t d = 0; d < r.rank(); ++d) {
+    bool anyDyn = false, allDyn = true;
+    for (int id : ins) {
+      anyDyn |= val(id).type.isDyn(d);
+      allDyn &= val(id).type.isDyn(d);
+    }
+    r.setDyn(d, d == axis ? anyDyn : allDyn);
+  }
   double bound = 0, err = 0;
   std::string names, types;
   for (size_t i = 0; i < ins.size(); ++i) {
@@ -1200,7 +1324,7 @@ bool Generator::genSlice() {
   if (a < 0)
     return false;
   Val x = val(a);
-  TType t = x.type;
+  TType t = x.type.staticType(); // the result shape is `size`
   std::string begin, size;
   for (int64_t i = 0; i < t.rank(); ++i) {
     int64_t s = uniform(1, x.type.shape[i]);
@@ -1223,8 +1347,8 @@ bool Generator::genArgmax() {
     return false;
   Val x = val(a);
   int64_t axis = uniform(0, x.type.rank() - 1);
-  TType t{DType::Int64, x.type.shape};
-  t.shape.erase(t.shape.begin() + axis);
+  TType t = x.type.withDType(DType::Int64);
+  t.eraseDim(axis);
   return define("tfc.argmax " + use(a) + ", axis = " + std::to_string(axis) +
                     " : " + typeString(x.type) + " -> " + typeString(t),
                 t, static_cast<double>(x.type.shape[axis] - 1), 0, true) >= 0;
@@ -1274,8 +1398,8 @@ bool Generator::genCrossEntropy() {
   double bound = n * l.bound * lsBound;
   double err = n * (l.err * lsBound + l.bound * lsErr + l.err * lsErr) +
                2 * n * unitRoundoff(dt) * bound;
-  TType t{dt, x.type.shape};
-  t.shape.pop_back();
+  TType t = x.type;
+  t.eraseDim(t.rank() - 1);
   std::string ls = use(lab), lg = use(a);
   return define("tfc.softmax_cross_entropy " + ls + ", " + lg + " : " +
                     typeString(x.type) + " -> " + typeString(t),
@@ -1297,8 +1421,8 @@ bool Generator::genOneHot() {
     a = binaryHelper("mod", a, m, static_cast<double>(depth + 1), 0);
     x = val(a);
   }
-  TType t{randomDType(), x.type.shape};
-  t.shape.push_back(depth);
+  TType t = x.type.withDType(randomDType());
+  t.insertDim(t.rank(), depth);
   return define("tfc.one_hot " + use(a) + ", depth = " + std::to_string(depth) +
                     " : " + typeString(x.type) + " -> " + typeString(t),
                 t, 1, 0, true) >= 0;
@@ -1640,6 +1764,12 @@ GeneratedProgram Generator::run(uint64_t seed) {
     }
     argTypes.push_back(t);
   }
+  // Some programs declare dims of their arguments dynamic (`?`): the data
+  // is the same, the lowering takes its dynamic-shape paths.
+  if (!program.special && chance(opt.dynamicRate))
+    for (TType &t : argTypes)
+      for (int64_t i = 0; i < t.rank(); ++i)
+        t.setDyn(i, chance(0.5));
   std::string signature;
   for (size_t i = 0; i < argTypes.size(); ++i) {
     double bound = 0;

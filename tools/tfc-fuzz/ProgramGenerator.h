@@ -57,11 +57,17 @@ struct GeneratorOptions {
   int maxNesting = 2;   ///< tfc.if / tfc.while inside each other.
   int maxTripCount = 5; ///< Iterations of a tfc.while, at most.
   int maxResults = 6;
+  /// Fraction of ordinary programs whose arguments declare dynamic dims
+  /// (`?`); ops on them keep the dims the verifier infers, and some ops
+  /// (broadcast_to, reshape, cast, select, concat, matmul) introduce `?`
+  /// dims in any program.
+  double dynamicRate = 0.3;
   /// Fraction of programs that are special-value programs.
   double specialValueRate = 0.1;
   /// Leave out the constructs of the open bugs listed in docs/testing.md
   /// (ordered tfc.cmp on i1 in the interpreter; sin/cos of huge arguments
-  /// in the JIT; f32 sqrt in the interpreter is treated as a few ulps
+  /// in the JIT; broadcast_to of a broadcast_to into `?` dims, which the
+  /// folder breaks; f32 sqrt in the interpreter is treated as a few ulps
   /// off), so that CI checks everything else. tfc-difftest's
   /// --include-known-bugs turns this off to reproduce them.
   bool avoidKnownBugs = true;

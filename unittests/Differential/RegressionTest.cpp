@@ -124,20 +124,99 @@ TEST(DifftestRegression, DISABLED_SinCosOfHugeArgumentsStayInRange) {
 // rounded: sqrt(0.625f) is 0.79056948f interpreted, 0.79056942f compiled
 // (the nearest float to 0.7905694150). Open: runtime sqrt kernel.
 TEST(DifftestRegression, DISABLED_SqrtIsCorrectlyRounded) {
-  std::vector<float> in = {0.625f, 2.5f, 1.5f, 2.25f, 3.f, 5.f, 0.1f, 7.f};
+  // Large enough for the kernel's vectorised (Eigen) path.
+  std::vector<float> in;
+  for (int i = 0; i < 64; ++i)
+    in.push_back(0.625f + 0.25f * static_cast<float>(i));
   DiffResult r = runBoth(R"mlir(
-    func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
-      %r = tfc.sqrt %x : tensor<8xf32>
-      return %r : tensor<8xf32>
+    func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {
+      %r = tfc.sqrt %x : tensor<64xf32>
+      return %r : tensor<64xf32>
     })mlir",
-                         {tensor<float>(in, {8})});
-  ASSERT_EQ(r.outcome, Outcome::Agreed) << r.detail;
+                         {tensor<float>(in, {64})});
+  EXPECT_EQ(r.outcome, Outcome::Agreed) << r.detail;
+  ASSERT_EQ(r.interpreted.size(), 1u) << r.detail;
   std::vector<float> y = r.interpreted[0].to_vector<float>();
   EXPECT_EQ(y[0], 0.79056942f);
   // sqrt in double then rounded to float is the correctly rounded result.
   for (size_t i = 0; i < in.size(); ++i)
     EXPECT_EQ(y[i], static_cast<float>(std::sqrt(static_cast<double>(in[i]))))
         << "sqrt(" << in[i] << ")";
+}
+
+// tfc-difftest seeds 17, 59 and others with dynamic dims. A reshape between
+// rank 0 and a shape with `?` dims built an expand/collapse_shape with an
+// empty reassociation, which needs static unit dims: the JIT failed to
+// compile. Fixed in TfcToLinalg.cpp (through the all-ones static type).
+TEST(DifftestRegression, ReshapeBetweenRankZeroAndDynamicUnitDims) {
+  DiffResult r =
+      runBoth(R"mlir(
+    func.func @main(%s: tensor<f32>, %d: tensor<?x1xf32>) -> (tensor<?x1xf32>, tensor<f32>, tensor<1x?xf32>) {
+      %a = tfc.reshape %s : tensor<f32> -> tensor<?x1xf32>
+      %b = tfc.reshape %d : tensor<?x1xf32> -> tensor<f32>
+      %c = tfc.reshape %b : tensor<f32> -> tensor<1x?xf32>
+      return %a, %b, %c : tensor<?x1xf32>, tensor<f32>, tensor<1x?xf32>
+    })mlir",
+              {tensor<float>({2.5f}, {}), tensor<float>({-4.f}, {1, 1})});
+  ASSERT_EQ(r.outcome, Outcome::Agreed) << r.detail;
+  EXPECT_EQ(r.compiled[0].shape(), (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(r.compiled[0].item<float>(), 2.5f);
+  EXPECT_EQ(r.compiled[1].item<float>(), -4.f);
+  EXPECT_EQ(r.compiled[2].shape(), (std::vector<int64_t>{1, 1}));
+}
+
+// tfc-difftest seeds 59 (wrong values: 6.5e23 read out of bounds) and 273
+// (compile error once canonicalization proved the dim static). broadcast_to
+// mapped a dynamic operand dim with the identity, but at run time it may be
+// 1 and broadcast. Fixed in TfcToLinalg.cpp (index 0 where the dim is 1).
+TEST(DifftestRegression, BroadcastOfADynamicDimThatIsOne) {
+  DiffResult r = runBoth(
+      R"mlir(
+    func.func @main(%x: tensor<?x?xf32>, %y: tensor<?xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>) {
+      %a = tfc.broadcast_to %x : tensor<?x?xf32> to tensor<2x3xf32>
+      %c = tfc.constant dense<1.0> : tensor<1xf32>
+      %d = tfc.broadcast_to %c : tensor<1xf32> to tensor<?xf32>
+      %e = tfc.broadcast_to %d : tensor<?xf32> to tensor<2x3xf32>
+      %f = tfc.broadcast_to %y : tensor<?xi32> to tensor<4xi32>
+      return %a, %e, %f : tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>
+    })mlir",
+      {tensor<float>({7.f, 8.f, 9.f}, {1, 3}), tensor<int32_t>({5}, {1})});
+  ASSERT_EQ(r.outcome, Outcome::Agreed) << r.detail;
+  EXPECT_EQ(r.compiled[0].to_vector<float>(),
+            (std::vector<float>{7, 8, 9, 7, 8, 9}));
+  EXPECT_EQ(r.compiled[1].to_vector<float>(), (std::vector<float>(6, 1.f)));
+  EXPECT_EQ(r.compiled[2].to_vector<int32_t>(),
+            (std::vector<int32_t>{5, 5, 5, 5}));
+  // The same program with non-broadcasting sizes.
+  r = runBoth(R"mlir(
+    func.func @main(%x: tensor<?x?xf32>) -> tensor<2x3xf32> {
+      %a = tfc.broadcast_to %x : tensor<?x?xf32> to tensor<2x3xf32>
+      return %a : tensor<2x3xf32>
+    })mlir",
+              {tensor<float>({1, 2, 3, 4, 5, 6}, {2, 3})});
+  ASSERT_EQ(r.outcome, Outcome::Agreed) << r.detail;
+  EXPECT_EQ(r.compiled[0].to_vector<float>(),
+            (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
+
+// tfc-difftest seeds 82, 116. The tfc.broadcast_to folder composes
+// broadcast_to(broadcast_to(x)) into broadcast_to(x), but a `?` dim of the
+// outer target takes its size from the operand, which the fold changes:
+// here %b has 4 elements interpreted, 1 compiled (and the concat 9 vs 6).
+// Open: BroadcastToOp::fold in lib/Dialect/Tfc/IR/TfcOps.cpp (compose only
+// into a static target).
+TEST(DifftestRegression, DISABLED_BroadcastFoldKeepsDynamicSizes) {
+  DiffResult r = runBoth(R"mlir(
+    func.func @main(%x: tensor<1xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+      %a = tfc.broadcast_to %x : tensor<1xf32> to tensor<4xf32>
+      %b = tfc.broadcast_to %a : tensor<4xf32> to tensor<?xf32>
+      %c = tfc.concat %x, %a, %b axis = 0 : (tensor<1xf32>, tensor<4xf32>, tensor<?xf32>) -> tensor<?xf32>
+      return %b, %c : tensor<?xf32>, tensor<?xf32>
+    })mlir",
+                         {tensor<float>({3.f}, {1})});
+  ASSERT_EQ(r.outcome, Outcome::Agreed) << r.detail;
+  EXPECT_EQ(r.compiled[0].shape(), (std::vector<int64_t>{4}));
+  EXPECT_EQ(r.compiled[1].shape(), (std::vector<int64_t>{9}));
 }
 
 } // namespace
