@@ -375,7 +375,11 @@ static Value buildReshape(OpBuilder &b, Location loc, Value source,
     }
   }
   // General case: tensor.reshape with an explicit shape operand. A single
-  // dynamic result dim is numel / (product of static dims).
+  // dynamic result dim is numel / (product of static dims). With several the
+  // size of each is ambiguous (the interpreter refuses them too): no result,
+  // rather than giving each the whole quotient and reading out of bounds.
+  if (llvm::count_if(resultType.getShape(), ShapedType::isDynamic) > 1)
+    return Value();
   Value numel = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t i = 0; i < sourceType.getRank(); ++i)
     numel = arith::MulIOp::create(b, loc, numel,
@@ -815,8 +819,14 @@ struct ReshapeLikeLowering : public OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = cast<RankedTensorType>(op.getType());
-    rewriter.replaceOp(op, buildReshape(rewriter, op.getLoc(),
-                                        adaptor.getOperands()[0], resultType));
+    Value result = buildReshape(rewriter, op.getLoc(),
+                                adaptor.getOperands()[0], resultType);
+    if (!result)
+      return op.emitOpError("cannot lower a reshape to ")
+             << resultType
+             << ": with more than one dynamic dim the size of each is "
+                "ambiguous";
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -911,7 +921,10 @@ struct ReduceLowering : public OpConversionPattern<OpTy> {
                                b, l, v, safeDivisor(b, l, v, count));
                          });
     }
-    rewriter.replaceOp(op, keepDims(rewriter, loc, r, resultType));
+    Value kept = keepDims(rewriter, loc, r, resultType);
+    if (!kept) // unit dims only: buildReshape always finds a reassociation
+      return rewriter.notifyMatchFailure(op, "cannot reinsert reduced dims");
+    rewriter.replaceOp(op, kept);
     return success();
   }
 };
