@@ -187,6 +187,9 @@ struct Val {
   bool primary = false;       ///< Result of a primary op (a result candidate).
   bool used = false;          ///< Consumed by some op.
   bool fromBroadcast = false; ///< Defined by tfc.broadcast_to.
+  /// A view of a slice (a slice, or a reshape of one): may share its buffer
+  /// with a bigger value in the compiled code.
+  bool sliceView = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -253,6 +256,7 @@ private:
   int splat(const TType &t, double v);
   int dynamize(int id, const TType &t);
   bool knownBroadcastFoldBug(const Val &operand, const TType &t) const;
+  void inheritFolds(int r, std::initializer_list<int> operands);
   int tame(int id, double maxBound);
   int unaryHelper(const std::string &op, int id, double bound, double err);
   int binaryHelper(const std::string &op, int a, int b, double bound,
@@ -444,6 +448,7 @@ int Generator::define(const std::string &rhs, const TType &t, double bound,
     ++primary;
   int id = addValue(name, t, bound, err, isPrimary);
   val(id).fromBroadcast = rhs.rfind("tfc.broadcast_to ", 0) == 0;
+  val(id).sliceView = rhs.rfind("tfc.slice ", 0) == 0;
   return id;
 }
 
@@ -636,9 +641,11 @@ int Generator::deriveReshape(const TType &t, double maxErr) {
   if (id < 0)
     return -1;
   const Val x = val(id);
-  return define("tfc.reshape " + use(id) + " : " + typeString(x.type) + " -> " +
-                    typeString(t),
-                t, x.bound, x.err);
+  int r = define("tfc.reshape " + use(id) + " : " + typeString(x.type) +
+                     " -> " + typeString(t),
+                 t, x.bound, x.err);
+  val(r).sliceView = x.sliceView;
+  return r;
 }
 
 int Generator::deriveSlice(const TType &t, double maxErr) {
@@ -703,6 +710,16 @@ int Generator::deriveTranspose(const TType &t, double maxErr) {
   return define("tfc.transpose " + use(id) + ", perm = [" + p +
                     "] : " + typeString(x.type) + " -> " + typeString(t),
                 t, x.bound, x.err);
+}
+
+/// Folders may replace `r` by one of `operands` (select of equal operands
+/// or a constant condition, x + 0, neg(neg(x)), ...): it inherits what the
+/// known-bug checks need to know about them.
+void Generator::inheritFolds(int r, std::initializer_list<int> operands) {
+  for (int id : operands) {
+    val(r).fromBroadcast = val(r).fromBroadcast || val(id).fromBroadcast;
+    val(r).sliceView = val(r).sliceView || val(id).sliceView;
+  }
 }
 
 /// Known bug: the tfc.broadcast_to folder composes nested broadcasts, which
@@ -907,8 +924,12 @@ bool Generator::genUnary() {
     err = x.err / 4 + transcendental(dt, 1);
   }
   x = val(id);
-  return define("tfc." + op + " " + use(id) + " : " + typeString(x.type),
-                x.type, bound, err, true) >= 0;
+  int r = define("tfc." + op + " " + use(id) + " : " + typeString(x.type),
+                 x.type, bound, err, true);
+  if (op == "stop_gradient") // lowers to its operand
+    val(r).sliceView = x.sliceView;
+  inheritFolds(r, {id});
+  return true;
 }
 
 bool Generator::genBinary() {
@@ -999,9 +1020,11 @@ bool Generator::genBinary() {
   }
   x = val(a);
   std::string lhs = use(a), rhs = use(b);
-  return define("tfc." + op + " " + lhs + ", " + rhs + " : " +
-                    typeString(x.type),
-                x.type, bound, err, true) >= 0;
+  int r =
+      define("tfc." + op + " " + lhs + ", " + rhs + " : " + typeString(x.type),
+             x.type, bound, err, true);
+  inheritFolds(r, {a, b});
+  return true;
 }
 
 bool Generator::genCmp() {
@@ -1030,9 +1053,11 @@ bool Generator::genSelect() {
   double bound = std::max(val(a).bound, val(b).bound);
   double err = std::max(val(a).err, val(b).err);
   std::string cs = use(c), as = use(a), bs = use(b);
-  return define("tfc.select " + cs + ", " + as + ", " + bs + " : " +
-                    typeString(ct) + ", " + typeString(t),
-                t, bound, err, true) >= 0;
+  int r = define("tfc.select " + cs + ", " + as + ", " + bs + " : " +
+                     typeString(ct) + ", " + typeString(t),
+                 t, bound, err, true);
+  inheritFolds(r, {a, b});
+  return true;
 }
 
 bool Generator::genCast() {
@@ -1228,9 +1253,11 @@ bool Generator::genReshape() {
     t.setDyn(uniform(0, t.rank() - 1), true);
   if (t.sameShape(x.type))
     return false;
-  return define("tfc.reshape " + use(a) + " : " + typeString(x.type) + " -> " +
-                    typeString(t),
-                t, x.bound, x.err, true) >= 0;
+  int r = define("tfc.reshape " + use(a) + " : " + typeString(x.type) + " -> " +
+                     typeString(t),
+                 t, x.bound, x.err, true);
+  val(r).sliceView = val(a).sliceView; // a view of the same buffer
+  return true;
 }
 
 bool Generator::genExpandDims() {
@@ -1241,10 +1268,12 @@ bool Generator::genExpandDims() {
   int64_t axis = uniform(0, x.type.rank());
   TType t = x.type;
   t.insertDim(axis, 1);
-  return define("tfc.expand_dims " + use(a) +
-                    ", axis = " + std::to_string(axis) + " : " +
-                    typeString(x.type) + " -> " + typeString(t),
-                t, x.bound, x.err, true) >= 0;
+  int r =
+      define("tfc.expand_dims " + use(a) + ", axis = " + std::to_string(axis) +
+                 " : " + typeString(x.type) + " -> " + typeString(t),
+             t, x.bound, x.err, true);
+  val(r).sliceView = val(a).sliceView; // a view of the same buffer
+  return true;
 }
 
 bool Generator::genSqueeze() {
@@ -1270,9 +1299,11 @@ bool Generator::genSqueeze() {
       t.insertDim(t.rank(), x.type.shape[i], x.type.isDyn(i));
   for (size_t i = 0; i < axes.size(); ++i)
     list += (i ? ", " : "") + std::to_string(axes[i]);
-  return define("tfc.squeeze " + use(a) + ", axes = [" + list +
-                    "] : " + typeString(x.type) + " -> " + typeString(t),
-                t, x.bound, x.err, true) >= 0;
+  int r = define("tfc.squeeze " + use(a) + ", axes = [" + list +
+                     "] : " + typeString(x.type) + " -> " + typeString(t),
+                 t, x.bound, x.err, true);
+  val(r).sliceView = val(a).sliceView; // a view of the same buffer
+  return true;
 }
 
 bool Generator::genConcat() {
@@ -1447,6 +1478,7 @@ bool Generator::genIf() {
   --budget; // the if itself
   ++primary;
   std::vector<double> bounds(types.size(), 0), errs(types.size(), 0);
+  std::vector<bool> views(types.size(), false);
   ++nesting;
   for (int branch = 0; branch < 2; ++branch) {
     if (branch == 1)
@@ -1459,6 +1491,7 @@ bool Generator::genIf() {
       int y = obtain(types[i]);
       bounds[i] = std::max(bounds[i], val(y).bound);
       errs[i] = std::max(errs[i], val(y).err);
+      views[i] = views[i] || val(y).sliceView;
       names += (i ? ", " : "") + use(y);
     }
     line("tfc.yield " + names + " : " + typeList);
@@ -1467,9 +1500,11 @@ bool Generator::genIf() {
   }
   --nesting;
   line("}");
-  for (size_t i = 0; i < types.size(); ++i)
-    addValue(n > 1 ? result + "#" + std::to_string(i) : result, types[i],
-             bounds[i], errs[i], true);
+  for (size_t i = 0; i < types.size(); ++i) {
+    int r = addValue(n > 1 ? result + "#" + std::to_string(i) : result,
+                     types[i], bounds[i], errs[i], true);
+    val(r).sliceView = views[i];
+  }
   // The caller counts one op; the if was counted above.
   ++budget;
   return true;
@@ -1482,6 +1517,7 @@ bool Generator::genWhile() {
     TType type;
     int init;
     double bound, err;
+    bool view = false; ///< Some value it takes is a slice view.
   };
   TType counterType{DType::Int32, {}};
   int64_t start = uniform(-2, 2);
@@ -1552,6 +1588,7 @@ bool Generator::genWhile() {
     int v = args[i];
     if (chance(0.25))
       v = tame(obtain(carried[i].type, carried[i].err), carried[i].bound);
+    carried[i].view = carried[i].view || val(v).sliceView;
     passed += ", " + use(v);
   }
   line("tfc.condition(" + use(cond) + ") " + passed + " : " + typeList);
@@ -1582,6 +1619,7 @@ bool Generator::genWhile() {
   std::string yields = use(inc);
   for (size_t i = 1; i < carried.size(); ++i) {
     int y = tame(obtain(carried[i].type, carried[i].err), carried[i].bound);
+    carried[i].view = carried[i].view || val(y).sliceView;
     yields += ", " + use(y);
   }
   line("tfc.yield " + yields + " : " + typeList);
@@ -1589,9 +1627,11 @@ bool Generator::genWhile() {
   --indent;
   --nesting;
   line("}");
-  for (size_t i = 0; i < carried.size(); ++i)
-    addValue(result + "#" + std::to_string(i), carried[i].type,
-             carried[i].bound, carried[i].err, i > 0);
+  for (size_t i = 0; i < carried.size(); ++i) {
+    int r = addValue(result + "#" + std::to_string(i), carried[i].type,
+                     carried[i].bound, carried[i].err, i > 0);
+    val(r).sliceView = carried[i].view || val(carried[i].init).sliceView;
+  }
   ++budget;
   return true;
 }
@@ -1791,16 +1831,21 @@ GeneratedProgram Generator::run(uint64_t seed) {
         break; // cannot happen with arguments in scope; stay finite anyway
   }
 
-  // Results: the unused primary values, latest first.
+  // Results: the unused primary values, latest first. Known bug: the JIT
+  // sizes the storage of results sharing one buffer by the first of them,
+  // so a slice view returned before a bigger alias fails to be adopted.
+  auto returnable = [&](int id) {
+    return val(id).primary && !(opt.avoidKnownBugs && val(id).sliceView);
+  };
   std::vector<int> results;
   for (auto it = scopes.front().rbegin(); it != scopes.front().rend(); ++it)
-    if (val(*it).primary && !val(*it).used &&
+    if (returnable(*it) && !val(*it).used &&
         static_cast<int>(results.size()) < opt.maxResults)
       results.push_back(*it);
   if (results.empty())
     for (auto it = scopes.front().rbegin();
          it != scopes.front().rend() && results.size() < 2; ++it)
-      if (val(*it).primary)
+      if (returnable(*it))
         results.push_back(*it);
   if (results.empty())
     results.push_back(scopes.front().back());
