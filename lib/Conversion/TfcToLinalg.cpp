@@ -360,18 +360,35 @@ static Value buildReshape(OpBuilder &b, Location loc, Value source,
                                              *reassoc);
     if (sourceType.getRank() < resultType.getRank()) {
       SmallVector<OpFoldResult> outShape;
-      SmallVector<Value> dyn;
-      // Dynamic output dims equal the source dim of their group.
-      for (auto [srcDim, group] : llvm::enumerate(*reassoc))
+      bool expressible = true;
+      // A dynamic output dim is the source dim of its group divided by the
+      // group's static dims (not the whole source dim: ? -> 4x?x1 has
+      // ? = n / 4). Two dynamic dims in one group are ambiguous.
+      for (auto [srcDim, group] : llvm::enumerate(*reassoc)) {
+        int64_t staticProduct = 1, dynamicDims = 0;
         for (int64_t d : group) {
           if (resultType.isDynamicDim(d))
-            outShape.push_back(
-                tensor::DimOp::create(b, loc, source, srcDim).getResult());
+            ++dynamicDims;
           else
-            outShape.push_back(b.getIndexAttr(resultType.getDimSize(d)));
+            staticProduct *= resultType.getDimSize(d);
         }
-      return tensor::ExpandShapeOp::create(b, loc, resultType, source,
-                                           *reassoc, outShape);
+        expressible &= dynamicDims <= 1;
+        for (int64_t d : group) {
+          if (!resultType.isDynamicDim(d)) {
+            outShape.push_back(b.getIndexAttr(resultType.getDimSize(d)));
+            continue;
+          }
+          Value size = tensor::DimOp::create(b, loc, source, srcDim);
+          if (staticProduct != 1)
+            size = arith::DivUIOp::create(
+                b, loc, size,
+                arith::ConstantIndexOp::create(b, loc, staticProduct));
+          outShape.push_back(size);
+        }
+      }
+      if (expressible)
+        return tensor::ExpandShapeOp::create(b, loc, resultType, source,
+                                             *reassoc, outShape);
     }
   }
   // General case: tensor.reshape with an explicit shape operand. A single
