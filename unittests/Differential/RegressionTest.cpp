@@ -269,4 +269,27 @@ TEST(DifftestRegression, DISABLED_ResultsSharingABufferInAnyOrder) {
   EXPECT_EQ(r.compiled[1].to_vector<double>(), (std::vector<double>{1, 2, 3}));
 }
 
+// tfc-difftest seeds 12034, 12733. buildReshape's expand path gave a
+// dynamic output dim the whole source dim of its group: ? -> 4x?x1 with 4
+// elements built expand_shape to 4x4x1, which failed to verify once the
+// size was known at compile time ('collapsed dim size (4) must equal
+// reassociation group size (16)'). Fixed in TfcToLinalg.cpp (divide by the
+// group's static dims).
+TEST(DifftestRegression, ExpandIntoADynamicDimBesideStaticOnes) {
+  DiffResult r =
+      runBoth(R"mlir(
+    func.func @main(%x: tensor<4xf32>, %y: tensor<?xf32>) -> (tensor<4x?x1xf32>, tensor<2x?x2xf32>) {
+      %d = tfc.broadcast_to %x : tensor<4xf32> to tensor<?xf32>
+      %a = tfc.reshape %d : tensor<?xf32> -> tensor<4x?x1xf32>
+      %b = tfc.reshape %y : tensor<?xf32> -> tensor<2x?x2xf32>
+      return %a, %b : tensor<4x?x1xf32>, tensor<2x?x2xf32>
+    })mlir",
+              {tensor<float>({1, 2, 3, 4}, {4}),
+               tensor<float>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {12})});
+  ASSERT_EQ(r.outcome, Outcome::Agreed) << r.detail;
+  EXPECT_EQ(r.compiled[0].shape(), (std::vector<int64_t>{4, 1, 1}));
+  EXPECT_EQ(r.compiled[1].shape(), (std::vector<int64_t>{2, 3, 2}));
+  EXPECT_EQ(r.compiled[1].to_vector<float>()[11], 12.f);
+}
+
 } // namespace
