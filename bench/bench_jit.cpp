@@ -1,7 +1,7 @@
 //===- bench_jit.cpp - tfc::function figures of issue 4 ------------------===//
 //
 //   build/bin/tfc-bench-jit [--benchmark_filter=...] [--benchmark_repetitions=5]
-//   build/bin/tfc-bench-jit --profile=lstm32|lstm256|add:STEPS
+//   build/bin/tfc-bench-jit --profile=lstm32|lstm256|add|fifty[:STEPS]
 //
 // Each figure next to its reference, in one binary (docs/performance.md):
 //
@@ -12,6 +12,10 @@
 //                             lower + LLVM, no trace); FirstCall minus this
 //                             minus the cached call is the trace.
 //   Compile50/Cached          the compiled function called again.
+//   Compile50/Eager           the same 50 ops run eagerly.
+//   Compile50Elementwise/FirstCall/O
+//                             50 elementwise ops (no matmul; they fuse into
+//                             one loop nest): trace + compile + first run.
 //   Call/{Compiled,Module,Eager}/n
 //                             `a + b` on n floats: a cached tfc::function
 //                             call, the same code through
@@ -21,6 +25,9 @@
 //   Lstm/{Compiled,Eager}/hidden
 //                             one LSTM cell step (batch 1, input = hidden),
 //                             weights passed as arguments.
+//   Matvec/{Compiled,Eager}/hidden
+//                             the LSTM's (1, hidden) x (hidden, 4 hidden)
+//                             matmul alone.
 //
 // --profile runs STEPS compiled calls inside tfcProfileRegion() and exits,
 // for `valgrind --tool=callgrind --toggle-collect=tfcProfileRegion ...`.
@@ -89,6 +96,16 @@ tfc::Tensor fifty(const tfc::Tensor &x, const tfc::Tensor &w,
   return y;
 }
 
+/// Ten blocks of y = (tanh(y * w + b) * y) - b: 50 elementwise ops that fuse
+/// into one loop nest (no matmul), to separate codegen of the matmul loops.
+tfc::Tensor fiftyElementwise(const tfc::Tensor &x, const tfc::Tensor &w,
+                             const tfc::Tensor &b) {
+  tfc::Tensor y = x;
+  for (int i = 0; i < 10; ++i)
+    y = tfc::tanh(y * w + b) * y - b;
+  return y;
+}
+
 struct FiftyArgs {
   tfc::Tensor x = tfc::random_uniform({4, 16}, -1, 1, 1);
   tfc::Tensor w = tfc::random_uniform({16, 16}, -0.5, 0.5, 2);
@@ -116,6 +133,31 @@ void BM_Compile50FirstCall(benchmark::State &st) {
     tfc::Tensor y = f(a.x, a.w, a.b);
     benchmark::DoNotOptimize(y.unsafe_impl());
     st.PauseTiming(); // Freeing the JIT'd module is not compile time.
+    {
+      auto dead = std::move(f);
+    }
+    st.ResumeTiming();
+  }
+}
+
+void BM_Compile50ElementwiseFirstCall(benchmark::State &st) {
+  FiftyArgs a;
+  tfc::Tensor w = tfc::random_uniform({4, 16}, -0.5, 0.5, 2);
+  tfc::FunctionOptions options;
+  options.opt_level = int(st.range(0));
+  {
+    auto f = tfc::function(fiftyElementwise, options);
+    check(maxDiff(f(a.x, w, a.b), fiftyElementwise(a.x, w, a.b)) < 1e-5f,
+          "Compile50Elementwise");
+    int ops = countTfcOps(f.ir("tfc"));
+    check(ops == 50, "Compile50Elementwise: expected 50 traced ops");
+    st.counters["ops"] = ops;
+  }
+  for (auto _ : st) {
+    auto f = tfc::function(fiftyElementwise, options);
+    tfc::Tensor y = f(a.x, w, a.b);
+    benchmark::DoNotOptimize(y.unsafe_impl());
+    st.PauseTiming();
     {
       auto dead = std::move(f);
     }
@@ -292,6 +334,29 @@ void BM_LstmEager(benchmark::State &st) {
   }
 }
 
+/// The LSTM's matmul alone: (1, hidden) x (hidden, 4 hidden).
+tfc::Tensor matvec(const tfc::Tensor &x, const tfc::Tensor &w) {
+  return tfc::matmul(x, w);
+}
+
+void BM_MatvecCompiled(benchmark::State &st) {
+  Lstm m(st.range(0));
+  auto f = tfc::function(matvec);
+  check(maxDiff(f(m.x, m.wx), matvec(m.x, m.wx)) < 1e-5f, "MatvecCompiled");
+  for (auto _ : st) {
+    tfc::Tensor y = f(m.x, m.wx);
+    benchmark::DoNotOptimize(y.unsafe_impl());
+  }
+}
+
+void BM_MatvecEager(benchmark::State &st) {
+  Lstm m(st.range(0));
+  for (auto _ : st) {
+    tfc::Tensor y = matvec(m.x, m.wx);
+    benchmark::DoNotOptimize(y.unsafe_impl());
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // --profile
 //===----------------------------------------------------------------------===//
@@ -339,8 +404,21 @@ int profile(const char *spec) {
           benchmark::DoNotOptimize(r.unsafe_impl());
         },
         &ctx, steps);
+  } else if (what == "fifty") {
+    FiftyArgs a;
+    auto f = makeFifty(2);
+    f(a.x, a.w, a.b);
+    using Fn = decltype(f);
+    struct Ctx { FiftyArgs *a; Fn *fn; } ctx{&a, &f};
+    tfcProfileRegion(
+        [](void *p) {
+          auto *c = static_cast<Ctx *>(p);
+          tfc::Tensor r = (*c->fn)(c->a->x, c->a->w, c->a->b);
+          benchmark::DoNotOptimize(r.unsafe_impl());
+        },
+        &ctx, steps);
   } else {
-    std::fprintf(stderr, "--profile=lstm32|lstm256|add[:STEPS]\n");
+    std::fprintf(stderr, "--profile=lstm32|lstm256|add|fifty[:STEPS]\n");
     return 2;
   }
   return 0;
@@ -352,7 +430,8 @@ int profile(const char *spec) {
 // a core, and everything here but the eager hidden-256 matmuls runs on one
 // thread. The hidden-256 LSTM pair is timed in real time as OpenBLAS may use
 // both cores there.
-BENCHMARK(BM_Compile50FirstCall)->Name("Compile50/FirstCall")->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile50FirstCall)->Name("Compile50/FirstCall")->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile50ElementwiseFirstCall)->Name("Compile50Elementwise/FirstCall")->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Compile50FromSource)->Name("Compile50/FromSource")->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Compile50Cached)->Name("Compile50/Cached");
 BENCHMARK(BM_Compile50Eager)->Name("Compile50/Eager");
@@ -363,8 +442,12 @@ BENCHMARK(BM_Small5Compiled)->Name("Small5/Compiled")->Arg(4);
 BENCHMARK(BM_Small5Eager)->Name("Small5/Eager")->Arg(4);
 BENCHMARK(BM_LstmCompiled)->Name("Lstm/Compiled")->Arg(32);
 BENCHMARK(BM_LstmEager)->Name("Lstm/Eager")->Arg(32);
+BENCHMARK(BM_MatvecCompiled)->Name("Matvec/Compiled")->Arg(32);
+BENCHMARK(BM_MatvecEager)->Name("Matvec/Eager")->Arg(32);
 BENCHMARK(BM_LstmCompiled)->Name("Lstm/Compiled")->Arg(256)->UseRealTime();
 BENCHMARK(BM_LstmEager)->Name("Lstm/Eager")->Arg(256)->UseRealTime();
+BENCHMARK(BM_MatvecCompiled)->Name("Matvec/Compiled")->Arg(256)->UseRealTime();
+BENCHMARK(BM_MatvecEager)->Name("Matvec/Eager")->Arg(256)->UseRealTime();
 
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i)
