@@ -9,6 +9,7 @@
 //                                the public API, the runtime kernel called
 //                                directly, and a hand-written loop into a
 //                                preallocated buffer (the floor).
+//   Add/TensorCopy               copying and dropping one Tensor handle.
 //   Chain20/{Tfc,Kernel,Loop}/n  20 small dependent ops (mul, add, tanh, sub,
 //                                sigmoid, four times) on n = 1 and 100 floats;
 //                                the loop reference does the same 20 passes
@@ -148,6 +149,18 @@ void BM_AddLoop(benchmark::State &st) {
     benchmark::ClobberMemory();
   }
   perOpCounter(st, 1);
+}
+
+/// One copy and destruction of a Tensor handle (an atomic increment and an
+/// atomic decrement of its refcount): what the frontend pays per input
+/// when it copies its inputs into an array for dispatch.
+void BM_TensorCopy(benchmark::State &st) {
+  tfc::Tensor a = tfc::full({1}, 1.5);
+  for (auto _ : st) {
+    tfc::Tensor c = a;
+    benchmark::DoNotOptimize(c.unsafe_impl());
+  }
+  check(a.unsafe_impl()->refcount.load() == 1, "TensorCopy refcount");
 }
 
 //===----------------------------------------------------------------------===//
@@ -406,6 +419,7 @@ void BM_MatmulCblas(benchmark::State &st) {
 BENCHMARK(BM_AddTfc)->Name("Add/Tfc")->Arg(1)->Arg(100)->Arg(10000);
 BENCHMARK(BM_AddKernel)->Name("Add/Kernel")->Arg(1)->Arg(100)->Arg(10000);
 BENCHMARK(BM_AddLoop)->Name("Add/Loop")->Arg(1)->Arg(100)->Arg(10000);
+BENCHMARK(BM_TensorCopy)->Name("Add/TensorCopy");
 BENCHMARK(BM_Chain20Tfc)->Name("Chain20/Tfc")->Arg(1)->Arg(100);
 BENCHMARK(BM_Chain20Kernel)->Name("Chain20/Kernel")->Arg(1)->Arg(100);
 BENCHMARK(BM_Chain20Loop)->Name("Chain20/Loop")->Arg(1)->Arg(100);
