@@ -257,6 +257,7 @@ private:
   int dynamize(int id, const TType &t);
   bool knownBroadcastFoldBug(const Val &operand, const TType &t) const;
   void inheritFolds(int r, std::initializer_list<int> operands);
+  bool knownCollapseCrash(const Val &operand) const;
   int tame(int id, double maxBound);
   int unaryHelper(const std::string &op, int id, double bound, double err);
   int binaryHelper(const std::string &op, int a, int b, double bound,
@@ -636,7 +637,8 @@ int Generator::deriveReshape(const TType &t, double maxErr) {
   int id = pick([&](const Val &v) {
     // The interpreter infers at most one dynamic dim of a reshape.
     return v.type.dtype == t.dtype && v.err <= maxErr && t.dynCount() <= 1 &&
-           !v.type.sameShape(t) && numelOf(v.type.shape) == numelOf(t.shape);
+           !knownCollapseCrash(v) && !v.type.sameShape(t) &&
+           numelOf(v.type.shape) == numelOf(t.shape);
   });
   if (id < 0)
     return -1;
@@ -720,6 +722,14 @@ void Generator::inheritFolds(int r, std::initializer_list<int> operands) {
     val(r).fromBroadcast = val(r).fromBroadcast || val(id).fromBroadcast;
     val(r).sliceView = val(r).sliceView || val(id).sliceView;
   }
+}
+
+/// Known bug (upstream llvm-project#186830, fixed in LLVM 23): reshaping a
+/// value with two or more `?` dims collapses them into one group; fusion
+/// moves that through elementwise ops as an expand_shape with two dynamic
+/// dims in a group, and expand-strided-metadata then crashes the process.
+bool Generator::knownCollapseCrash(const Val &operand) const {
+  return opt.avoidKnownBugs && operand.type.dynCount() >= 2;
 }
 
 /// Known bug: the tfc.broadcast_to folder composes nested broadcasts, which
@@ -1225,7 +1235,7 @@ bool Generator::genTranspose() {
 }
 
 bool Generator::genReshape() {
-  int a = pick([](const Val &) { return true; });
+  int a = pick([&](const Val &v) { return !knownCollapseCrash(v); });
   if (a < 0)
     return false;
   Val x = val(a);

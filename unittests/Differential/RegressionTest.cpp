@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 using namespace tfc;
@@ -290,6 +291,31 @@ TEST(DifftestRegression, ExpandIntoADynamicDimBesideStaticOnes) {
   EXPECT_EQ(r.compiled[0].shape(), (std::vector<int64_t>{4, 1, 1}));
   EXPECT_EQ(r.compiled[1].shape(), (std::vector<int64_t>{2, 3, 2}));
   EXPECT_EQ(r.compiled[1].to_vector<float>()[11], 12.f);
+}
+
+// tfc-difftest seed 20653: the JIT crashed the process (SIGSEGV in
+// memref::ReinterpretCastOp::build). tfc.reshape of tensor<?x?xi32> to
+// tensor<?xi32> is a collapse_shape of two dynamic dims; elementwise fusion
+// moves it below the add as an expand_shape of the other operand with two
+// dynamic dims in one group, and MLIR 22's expand-strided-metadata assumes
+// at most one (upstream llvm-project#186830, fixed by #187844 for LLVM 23).
+// Open: lib/Pipelines (e.g. a fusion control function that does not
+// propagate such reshapes) until the LLVM upgrade. A death test, so the
+// crash stays in a child process.
+TEST(DifftestRegressionDeathTest, DISABLED_CollapseOfTwoDynamicDimsThenFusion) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const char *text = R"mlir(
+    func.func @main(%x: tensor<?x?xi32>, %y: tensor<?xi32>) -> tensor<?xi32> {
+      %r = tfc.reshape %x : tensor<?x?xi32> -> tensor<?xi32>
+      %s = tfc.add %y, %r : tensor<?xi32>
+      return %s : tensor<?xi32>
+    })mlir";
+  EXPECT_EXIT(
+      {
+        jit::CompiledModule::from_source(text);
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 } // namespace
