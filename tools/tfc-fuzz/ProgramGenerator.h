@@ -69,7 +69,8 @@ struct GeneratorOptions {
   /// in the JIT; broadcast_to of a broadcast_to into `?` dims, which the
   /// folder breaks; returning a slice view, which the JIT fails to adopt;
   /// reshapes of values with several `?` dims, which crash MLIR 22's
-  /// expand-strided-metadata after fusion; f32 sqrt in the interpreter is
+  /// expand-strided-metadata after fusion; f64 log1p of special values,
+  /// which the JIT computes as log(1 + x); f32 sqrt in the interpreter is
   /// treated as a few ulps off), so that CI checks everything else.
   /// tfc-difftest's
   /// --include-known-bugs turns this off to reproduce them.
