@@ -48,16 +48,16 @@ std::pair<Tensor, Tensor> lstmStep(const Tensor &x, const Tensor &h,
 int main() {
   std::cout << "== Collatz(27), traced with while_loop and cond ==\n";
   auto collatz = function([](const Tensor &n0) {
-    auto out = while_loop(
-        [](const std::vector<Tensor> &v) { return v[0] != 1; },
-        [](const std::vector<Tensor> &v) {
-          Tensor n = v[0];
-          Tensor next = cond(
-              n % 2 == 0, [&] { return floor_div(n, 2); },
-              [&] { return 3 * n + 1; });
-          return std::vector<Tensor>{next, v[1] + 1};
-        },
-        {n0, constant(0)});
+    auto out =
+        while_loop([](const std::vector<Tensor> &v) { return v[0] != 1; },
+                   [](const std::vector<Tensor> &v) {
+                     Tensor n = v[0];
+                     Tensor next = cond(
+                         n % 2 == 0, [&] { return floor_div(n, 2); },
+                         [&] { return 3 * n + 1; });
+                     return std::vector<Tensor>{next, v[1] + 1};
+                   },
+                   {n0, constant(0)});
     return out[1];
   });
   std::cout << "steps: " << collatz(constant(27)) << "\n";
@@ -73,8 +73,8 @@ int main() {
   Tensor wh = random_uniform({hidden, 4 * hidden}, -0.1, 0.1, 3);
   Tensor b = zeros({4 * hidden});
   auto eagerStep = [&] { return lstmStep(x, h, c, wx, wh, b, hidden); };
-  auto compiledStep = function(
-      [&](const Tensor &x, const Tensor &h, const Tensor &c) {
+  auto compiledStep =
+      function([&](const Tensor &x, const Tensor &h, const Tensor &c) {
         return lstmStep(x, h, c, wx, wh, b, hidden);
       });
   auto [he, ce] = eagerStep();

@@ -29,8 +29,8 @@ int main() {
       %1 = tfc.add %0, %y : tensor<4xf32>
       return %1 : tensor<4xf32>
     })mlir");
-  auto out = module.call("axpy", {constant(2.f), constant({1.f, 2.f, 3.f, 4.f}),
-                                  ones({4})});
+  auto out = module.call(
+      "axpy", {constant(2.f), constant({1.f, 2.f, 3.f, 4.f}), ones({4})});
   std::cout << out[0] << "\n";
 
   // Errors are exceptions, never aborts.

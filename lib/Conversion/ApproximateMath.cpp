@@ -28,8 +28,8 @@ struct TfcApproximateMathPass
     // libm, where the approximations would lose precision.
     auto selected = [](StringRef name) {
       name.consume_front("math.");
-      return llvm::is_contained({"tanh", "exp", "expm1", "log", "log1p",
-                                 "log2", "sin", "cos", "atan", "erf"},
+      return llvm::is_contained({"tanh", "exp", "expm1", "log", "log1p", "log2",
+                                 "sin", "cos", "atan", "erf"},
                                 name);
     };
     populateMathPolynomialApproximationPatterns(patterns, selected);

@@ -74,14 +74,18 @@ static Value pythonMod(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   Value rem, remNeg, rhsNeg, remNonZero;
   if (isFloat(t)) {
     rem = arith::RemFOp::create(b, loc, lhs, rhs);
-    remNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rem, zero);
-    rhsNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rhs, zero);
+    remNeg =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rem, zero);
+    rhsNeg =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rhs, zero);
     remNonZero =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, rem, zero);
   } else {
     rem = arith::RemSIOp::create(b, loc, lhs, safeDivisor(b, loc, lhs, rhs));
-    remNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
-    rhsNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rhs, zero);
+    remNeg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
+    rhsNeg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rhs, zero);
     remNonZero =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);
   }
@@ -124,24 +128,48 @@ static Value compareScalar(OpBuilder &b, Location loc, CmpPredicate pred,
   if (isFloat(lhs.getType())) {
     arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
     switch (pred) {
-    case CmpPredicate::eq: p = arith::CmpFPredicate::OEQ; break;
-    case CmpPredicate::ne: p = arith::CmpFPredicate::UNE; break;
-    case CmpPredicate::lt: p = arith::CmpFPredicate::OLT; break;
-    case CmpPredicate::le: p = arith::CmpFPredicate::OLE; break;
-    case CmpPredicate::gt: p = arith::CmpFPredicate::OGT; break;
-    case CmpPredicate::ge: p = arith::CmpFPredicate::OGE; break;
+    case CmpPredicate::eq:
+      p = arith::CmpFPredicate::OEQ;
+      break;
+    case CmpPredicate::ne:
+      p = arith::CmpFPredicate::UNE;
+      break;
+    case CmpPredicate::lt:
+      p = arith::CmpFPredicate::OLT;
+      break;
+    case CmpPredicate::le:
+      p = arith::CmpFPredicate::OLE;
+      break;
+    case CmpPredicate::gt:
+      p = arith::CmpFPredicate::OGT;
+      break;
+    case CmpPredicate::ge:
+      p = arith::CmpFPredicate::OGE;
+      break;
     }
     return arith::CmpFOp::create(b, loc, p, lhs, rhs);
   }
   bool isBool = lhs.getType().isInteger(1);
   arith::CmpIPredicate p = arith::CmpIPredicate::eq;
   switch (pred) {
-  case CmpPredicate::eq: p = arith::CmpIPredicate::eq; break;
-  case CmpPredicate::ne: p = arith::CmpIPredicate::ne; break;
-  case CmpPredicate::lt: p = isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt; break;
-  case CmpPredicate::le: p = isBool ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle; break;
-  case CmpPredicate::gt: p = isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt; break;
-  case CmpPredicate::ge: p = isBool ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge; break;
+  case CmpPredicate::eq:
+    p = arith::CmpIPredicate::eq;
+    break;
+  case CmpPredicate::ne:
+    p = arith::CmpIPredicate::ne;
+    break;
+  case CmpPredicate::lt:
+    p = isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+    break;
+  case CmpPredicate::le:
+    p = isBool ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
+    break;
+  case CmpPredicate::gt:
+    p = isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+    break;
+  case CmpPredicate::ge:
+    p = isBool ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
+    break;
   }
   return arith::CmpIOp::create(b, loc, p, lhs, rhs);
 }
@@ -169,16 +197,20 @@ Value mlir::tfc::buildScalarOp(Operation *op, OpBuilder &b, Location loc,
           return math::AbsFOp::create(b, loc, args[0]);
         return math::AbsIOp::create(b, loc, args[0]);
       })
-      .Case([&](ExpOp) -> Value { return math::ExpOp::create(b, loc, args[0]); })
-      .Case([&](LogOp) -> Value { return math::LogOp::create(b, loc, args[0]); })
+      .Case(
+          [&](ExpOp) -> Value { return math::ExpOp::create(b, loc, args[0]); })
+      .Case(
+          [&](LogOp) -> Value { return math::LogOp::create(b, loc, args[0]); })
       .Case([&](Log1pOp) -> Value {
         return math::Log1pOp::create(b, loc, args[0]);
       })
       .Case([&](SqrtOp) -> Value {
         return math::SqrtOp::create(b, loc, args[0]);
       })
-      .Case([&](SinOp) -> Value { return math::SinOp::create(b, loc, args[0]); })
-      .Case([&](CosOp) -> Value { return math::CosOp::create(b, loc, args[0]); })
+      .Case(
+          [&](SinOp) -> Value { return math::SinOp::create(b, loc, args[0]); })
+      .Case(
+          [&](CosOp) -> Value { return math::CosOp::create(b, loc, args[0]); })
       .Case([&](TanhOp) -> Value {
         return math::TanhOp::create(b, loc, args[0]);
       })
@@ -271,8 +303,8 @@ static SmallVector<Value> dynamicSizesFrom(OpBuilder &b, Location loc,
 
 static Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
                          ValueRange dynSizes) {
-  return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                 type.getElementType(), dynSizes);
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 dynSizes);
 }
 
 static SmallVector<utils::IteratorType> parallel(int64_t n) {
@@ -343,8 +375,7 @@ static Value buildReshape(OpBuilder &b, Location loc, Value source,
         ones = tensor::CastOp::create(b, loc, onesLike(sourceType), source);
       return tensor::CollapseShapeOp::create(b, loc, resultType, ones, empty);
     }
-    SmallVector<OpFoldResult> outShape(resultType.getRank(),
-                                       b.getIndexAttr(1));
+    SmallVector<OpFoldResult> outShape(resultType.getRank(), b.getIndexAttr(1));
     Value ones = tensor::ExpandShapeOp::create(b, loc, onesLike(resultType),
                                                source, empty, outShape);
     if (resultType.hasStaticShape())
@@ -411,7 +442,8 @@ static Value buildReshape(OpBuilder &b, Location loc, Value source,
     if (ShapedType::isDynamic(d))
       v = arith::DivUIOp::create(
           b, loc, numel,
-          arith::ConstantIndexOp::create(b, loc, std::max<int64_t>(staticProduct, 1)));
+          arith::ConstantIndexOp::create(b, loc,
+                                         std::max<int64_t>(staticProduct, 1)));
     else
       v = arith::ConstantIndexOp::create(b, loc, d);
     dims.push_back(
@@ -431,20 +463,36 @@ static Value reductionInit(OpBuilder &b, Location loc, ReduceKind kind,
     const llvm::fltSemantics &sem = ft.getFloatSemantics();
     APFloat v(0.0);
     switch (kind) {
-    case ReduceKind::Sum: v = APFloat::getZero(sem); break;
-    case ReduceKind::Prod: v = APFloat::getOne(sem); break;
-    case ReduceKind::Max: v = APFloat::getInf(sem, /*Negative=*/true); break;
-    case ReduceKind::Min: v = APFloat::getInf(sem, /*Negative=*/false); break;
+    case ReduceKind::Sum:
+      v = APFloat::getZero(sem);
+      break;
+    case ReduceKind::Prod:
+      v = APFloat::getOne(sem);
+      break;
+    case ReduceKind::Max:
+      v = APFloat::getInf(sem, /*Negative=*/true);
+      break;
+    case ReduceKind::Min:
+      v = APFloat::getInf(sem, /*Negative=*/false);
+      break;
     }
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v));
   }
   unsigned w = t.getIntOrFloatBitWidth();
   APInt v;
   switch (kind) {
-  case ReduceKind::Sum: v = APInt(w, 0); break;
-  case ReduceKind::Prod: v = APInt(w, 1); break;
-  case ReduceKind::Max: v = APInt::getSignedMinValue(w); break;
-  case ReduceKind::Min: v = APInt::getSignedMaxValue(w); break;
+  case ReduceKind::Sum:
+    v = APInt(w, 0);
+    break;
+  case ReduceKind::Prod:
+    v = APInt(w, 1);
+    break;
+  case ReduceKind::Max:
+    v = APInt::getSignedMinValue(w);
+    break;
+  case ReduceKind::Min:
+    v = APInt::getSignedMaxValue(w);
+    break;
   }
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
 }
@@ -491,9 +539,8 @@ static Value buildReduce(OpBuilder &b, Location loc, Value input,
   }
   Type elt = inType.getElementType();
   auto outType = RankedTensorType::get(outShape, elt);
-  Value init = linalg::FillOp::create(
-                   b, loc, reductionInit(b, loc, kind, elt),
-                   emptyTensor(b, loc, outType, dyn))
+  Value init = linalg::FillOp::create(b, loc, reductionInit(b, loc, kind, elt),
+                                      emptyTensor(b, loc, outType, dyn))
                    .getResult(0);
   SmallVector<AffineMap> maps = {
       b.getMultiDimIdentityMap(rank),
@@ -544,9 +591,10 @@ static Value buildBroadcastCombine(
                       });
 }
 
-static Value elementwiseMap(OpBuilder &b, Location loc, Value x,
-                            function_ref<Value(OpBuilder &, Location, Value)> fn,
-                            Type resultElt = {}) {
+static Value
+elementwiseMap(OpBuilder &b, Location loc, Value x,
+               function_ref<Value(OpBuilder &, Location, Value)> fn,
+               Type resultElt = {}) {
   auto type = cast<RankedTensorType>(x.getType());
   auto outType = resultElt ? type.clone(resultElt) : type;
   Value init =
@@ -567,10 +615,10 @@ static Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
       b, loc, x, m, axes, [](OpBuilder &nb, Location l, Value v, Value mv) {
         return arith::SubFOp::create(nb, l, v, mv).getResult();
       });
-  Value e = elementwiseMap(b, loc, shifted, [](OpBuilder &nb, Location l,
-                                               Value v) {
-    return math::ExpOp::create(nb, l, v).getResult();
-  });
+  Value e =
+      elementwiseMap(b, loc, shifted, [](OpBuilder &nb, Location l, Value v) {
+        return math::ExpOp::create(nb, l, v).getResult();
+      });
   Value s = buildReduce(b, loc, e, axes, ReduceKind::Sum);
   if (log)
     return buildBroadcastCombine(
@@ -627,9 +675,9 @@ struct ElementwiseLowering : public ConversionPattern {
       return success();
     }
     Location loc = op->getLoc();
-    Value init = emptyTensor(rewriter, loc, resultType,
-                             dynamicSizesFrom(rewriter, loc, resultType,
-                                              operands[0]));
+    Value init =
+        emptyTensor(rewriter, loc, resultType,
+                    dynamicSizesFrom(rewriter, loc, resultType, operands[0]));
     SmallVector<AffineMap> maps(
         operands.size(), rewriter.getMultiDimIdentityMap(resultType.getRank()));
     bool failed = false;
@@ -698,8 +746,7 @@ struct BroadcastToLowering : public OpConversionPattern<BroadcastToOp> {
       for (int64_t i = 0; i < inType.getRank(); ++i)
         sizes.push_back(tensor::DimOp::create(rewriter, loc, input, i));
       auto generic = linalg::GenericOp::create(
-          rewriter, loc, TypeRange{resultType}, ValueRange{},
-          ValueRange{init},
+          rewriter, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
           ArrayRef<AffineMap>{
               rewriter.getMultiDimIdentityMap(resultType.getRank())},
           parallel(resultType.getRank()),
@@ -757,12 +804,12 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
     SmallVector<Value> dyn;
     for (int64_t d = 0; d < rank; ++d)
       if (resultType.isDynamicDim(d))
-        dyn.push_back(tensor::DimOp::create(rewriter, loc,
-                                            d == rank - 1 ? rhs : lhs, d));
-    Value init = linalg::FillOp::create(
-                     rewriter, loc, zeroOf(rewriter, loc, elt),
-                     emptyTensor(rewriter, loc, resultType, dyn))
-                     .getResult(0);
+        dyn.push_back(
+            tensor::DimOp::create(rewriter, loc, d == rank - 1 ? rhs : lhs, d));
+    Value init =
+        linalg::FillOp::create(rewriter, loc, zeroOf(rewriter, loc, elt),
+                               emptyTensor(rewriter, loc, resultType, dyn))
+            .getResult(0);
     // Iteration dims: batch..., i, k, j.
     MLIRContext *ctx = rewriter.getContext();
     int64_t nLoops = rank + 1;
@@ -788,10 +835,12 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
         rewriter, loc, TypeRange{resultType}, ValueRange{lhs, rhs},
         ValueRange{init}, maps, iters,
         [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          Value prod = isF ? Value(arith::MulFOp::create(nb, nloc, args[0], args[1]))
-                           : Value(arith::MulIOp::create(nb, nloc, args[0], args[1]));
-          Value sum = isF ? Value(arith::AddFOp::create(nb, nloc, args[2], prod))
-                          : Value(arith::AddIOp::create(nb, nloc, args[2], prod));
+          Value prod =
+              isF ? Value(arith::MulFOp::create(nb, nloc, args[0], args[1]))
+                  : Value(arith::MulIOp::create(nb, nloc, args[0], args[1]));
+          Value sum =
+              isF ? Value(arith::AddFOp::create(nb, nloc, args[2], prod))
+                  : Value(arith::AddIOp::create(nb, nloc, args[2], prod));
           linalg::YieldOp::create(nb, nloc, sum);
         });
     rewriter.replaceOp(op, generic.getResult(0));
@@ -836,8 +885,8 @@ struct ReshapeLikeLowering : public OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = cast<RankedTensorType>(op.getType());
-    Value result = buildReshape(rewriter, op.getLoc(),
-                                adaptor.getOperands()[0], resultType);
+    Value result = buildReshape(rewriter, op.getLoc(), adaptor.getOperands()[0],
+                                resultType);
     if (!result)
       return op.emitOpError("cannot lower a reshape to ")
              << resultType
@@ -869,8 +918,8 @@ struct ConcatLowering : public OpConversionPattern<ConcatOp> {
       }
       Value sum = arith::ConstantIndexOp::create(rewriter, loc, 0);
       for (Value in : inputs)
-        sum = arith::AddIOp::create(rewriter, loc, sum,
-                                    tensor::DimOp::create(rewriter, loc, in, i));
+        sum = arith::AddIOp::create(
+            rewriter, loc, sum, tensor::DimOp::create(rewriter, loc, in, i));
       dyn.push_back(sum);
     }
     Value result = emptyTensor(rewriter, loc, resultType, dyn);
@@ -881,15 +930,11 @@ struct ConcatLowering : public OpConversionPattern<ConcatOp> {
           tensor::getMixedSizes(rewriter, loc, in);
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
       offsets[axis] = offset;
-      result = tensor::InsertSliceOp::create(rewriter, loc, in, result,
-                                             offsets, sizes, strides);
-      offset = rewriter
-                   .createOrFold<arith::AddIOp>(
-                       loc,
-                       getValueOrCreateConstantIndexOp(rewriter, loc, offset),
-                       getValueOrCreateConstantIndexOp(rewriter, loc,
-                                                       sizes[axis]))
-                   ;
+      result = tensor::InsertSliceOp::create(rewriter, loc, in, result, offsets,
+                                             sizes, strides);
+      offset = rewriter.createOrFold<arith::AddIOp>(
+          loc, getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+          getValueOrCreateConstantIndexOp(rewriter, loc, sizes[axis]));
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -930,13 +975,12 @@ struct ReduceLowering : public OpConversionPattern<OpTy> {
     if (Mean) {
       Type elt = resultType.getElementType();
       Value count = reducedCount(rewriter, loc, input, axes, elt);
-      r = elementwiseMap(rewriter, loc, r,
-                         [&](OpBuilder &b, Location l, Value v) -> Value {
-                           if (isFloat(elt))
-                             return arith::DivFOp::create(b, l, v, count);
-                           return arith::DivSIOp::create(
-                               b, l, v, safeDivisor(b, l, v, count));
-                         });
+      r = elementwiseMap(
+          rewriter, loc, r, [&](OpBuilder &b, Location l, Value v) -> Value {
+            if (isFloat(elt))
+              return arith::DivFOp::create(b, l, v, count);
+            return arith::DivSIOp::create(b, l, v, safeDivisor(b, l, v, count));
+          });
     }
     Value kept = keepDims(rewriter, loc, r, resultType);
     if (!kept) // unit dims only: buildReshape always finds a reassociation
@@ -981,8 +1025,7 @@ struct ArgmaxLowering : public OpConversionPattern<ArgMaxOp> {
             rewriter, loc, zeroOf(rewriter, loc, resultType.getElementType()),
             emptyTensor(rewriter, loc, resultType, dyn))
             .getResult(0);
-    AffineMap outMap =
-        AffineMap::get(rank, 0, outExprs, rewriter.getContext());
+    AffineMap outMap = AffineMap::get(rank, 0, outExprs, rewriter.getContext());
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
                                    outMap, outMap};
     Type idxType = resultType.getElementType();
@@ -1000,16 +1043,16 @@ struct ArgmaxLowering : public OpConversionPattern<ArgMaxOp> {
             // NaN counts as the largest value and the first NaN wins, as
             // in the runtime kernel and NumPy (reduce_max propagates NaN
             // too); ordered `gt` alone never picks a NaN.
-            Value xIsNaN = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::UNO, x, x);
+            Value xIsNaN =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
             Value bestIsNumber = arith::CmpFOp::create(
                 b, l, arith::CmpFPredicate::ORD, best, best);
             gt = arith::OrIOp::create(
                 b, l, gt, arith::AndIOp::create(b, l, xIsNaN, bestIsNumber));
           }
-          Value isFirst = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::eq, i,
-              arith::ConstantIndexOp::create(b, l, 0));
+          Value isFirst =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i,
+                                    arith::ConstantIndexOp::create(b, l, 0));
           Value take = arith::OrIOp::create(b, l, gt, isFirst);
           linalg::YieldOp::create(
               b, l,
@@ -1048,14 +1091,14 @@ struct CrossEntropyLowering
     AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
     Value init = emptyTensor(rewriter, loc, type,
                              dynamicSizesFrom(rewriter, loc, type, ls));
-    Value prod = buildGeneric(
-        rewriter, loc, type, {labels, ls}, {id, id}, init,
-        [](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return arith::NegFOp::create(
-              b, l, arith::MulFOp::create(b, l, args[0], args[1]));
-        });
-    rewriter.replaceOp(op, buildReduce(rewriter, loc, prod, {axis},
-                                       ReduceKind::Sum));
+    Value prod =
+        buildGeneric(rewriter, loc, type, {labels, ls}, {id, id}, init,
+                     [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                       return arith::NegFOp::create(
+                           b, l, arith::MulFOp::create(b, l, args[0], args[1]));
+                     });
+    rewriter.replaceOp(
+        op, buildReduce(rewriter, loc, prod, {axis}, ReduceKind::Sum));
     return success();
   }
 };
@@ -1083,8 +1126,7 @@ struct OneHotLowering : public OpConversionPattern<OneHotOp> {
         rewriter, loc, resultType, {indices}, {inMap}, init,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           Value j = linalg::IndexOp::create(b, l, rank - 1);
-          Value jCast =
-              arith::IndexCastOp::create(b, l, args[0].getType(), j);
+          Value jCast = arith::IndexCastOp::create(b, l, args[0].getType(), j);
           Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                             args[0], jCast);
           return castScalar(b, l, hit, elt);
@@ -1123,9 +1165,8 @@ struct WhileLowering : public OpConversionPattern<WhileOp> {
   LogicalResult
   matchAndRewrite(WhileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto whileOp = scf::WhileOp::create(rewriter, op.getLoc(),
-                                        op.getResultTypes(),
-                                        adaptor.getOperands());
+    auto whileOp = scf::WhileOp::create(
+        rewriter, op.getLoc(), op.getResultTypes(), adaptor.getOperands());
     rewriter.inlineRegionBefore(op->getRegion(0), whileOp.getBefore(),
                                 whileOp.getBefore().end());
     rewriter.inlineRegionBefore(op->getRegion(1), whileOp.getAfter(),
@@ -1160,8 +1201,7 @@ struct ConditionLowering : public OpConversionPattern<ConditionOp> {
 
 /// The runtime function `name` (declared once per module).
 static func::FuncOp getOrInsertRuntimeFunc(OpBuilder &b, Operation *anchor,
-                                           StringRef name,
-                                           FunctionType type) {
+                                           StringRef name, FunctionType type) {
   auto module = anchor->getParentOfType<ModuleOp>();
   if (auto f = module.lookupSymbol<func::FuncOp>(name))
     return f;
@@ -1213,7 +1253,8 @@ struct PrintLowering : public OpConversionPattern<PrintOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto label = op->getAttrOfType<StringAttr>("label");
-    Value labelPtr = globalString(rewriter, loc, op, label ? label.getValue() : "");
+    Value labelPtr =
+        globalString(rewriter, loc, op, label ? label.getValue() : "");
     ValueRange operands = adaptor.getOperands();
     auto i32 = rewriter.getI32Type();
     auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
@@ -1222,9 +1263,11 @@ struct PrintLowering : public OpConversionPattern<PrintOp> {
     if (operands.empty()) {
       auto fnType = FunctionType::get(rewriter.getContext(),
                                       {ptrType, i32, i32, i32}, {});
-      auto fn = getOrInsertRuntimeFunc(rewriter, op, "tfc_rt_print_label", fnType);
+      auto fn =
+          getOrInsertRuntimeFunc(rewriter, op, "tfc_rt_print_label", fnType);
       Value zero = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
-      func::CallOp::create(rewriter, loc, fn, ValueRange{labelPtr, zero, count, zero});
+      func::CallOp::create(rewriter, loc, fn,
+                           ValueRange{labelPtr, zero, count, zero});
     }
     for (auto [i, v] : llvm::enumerate(operands)) {
       auto type = cast<RankedTensorType>(v.getType());
@@ -1298,17 +1341,16 @@ struct ConvertTfcToLinalgPass
 void mlir::tfc::populateTfcToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementwiseLowering>(ctx);
-  patterns.add<ConstantLowering, BroadcastToLowering, MatmulLowering,
-               TransposeLowering, ReshapeLikeLowering<ReshapeOp>,
-               ReshapeLikeLowering<ExpandDimsOp>,
-               ReshapeLikeLowering<SqueezeOp>, ConcatLowering, SliceLowering,
-               ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
-               ReduceLowering<ReduceMeanOp, ReduceKind::Sum, /*Mean=*/true>,
-               ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
-               ReduceLowering<ReduceMinOp, ReduceKind::Min>,
-               ReduceLowering<ReduceProdOp, ReduceKind::Prod>, ArgmaxLowering,
-               SoftmaxLowering<SoftmaxOp, false>,
-               SoftmaxLowering<LogSoftmaxOp, true>, CrossEntropyLowering,
-               OneHotLowering, IfLowering, WhileLowering, YieldLowering,
-               ConditionLowering, PrintLowering, AssertLowering>(ctx);
+  patterns.add<
+      ConstantLowering, BroadcastToLowering, MatmulLowering, TransposeLowering,
+      ReshapeLikeLowering<ReshapeOp>, ReshapeLikeLowering<ExpandDimsOp>,
+      ReshapeLikeLowering<SqueezeOp>, ConcatLowering, SliceLowering,
+      ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
+      ReduceLowering<ReduceMeanOp, ReduceKind::Sum, /*Mean=*/true>,
+      ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
+      ReduceLowering<ReduceMinOp, ReduceKind::Min>,
+      ReduceLowering<ReduceProdOp, ReduceKind::Prod>, ArgmaxLowering,
+      SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
+      CrossEntropyLowering, OneHotLowering, IfLowering, WhileLowering,
+      YieldLowering, ConditionLowering, PrintLowering, AssertLowering>(ctx);
 }

@@ -24,10 +24,10 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -111,13 +111,13 @@ namespace tfc::jit::detail {
 /// Defined in PrintRuntime.cpp.
 void registerPrintSymbols(llvm::orc::SymbolMap &map,
                           llvm::orc::MangleAndInterner &interner);
-} // namespace ::tfc::jit::detail
+} // namespace tfc::jit::detail
 
 //===----------------------------------------------------------------------===//
 // Context and helpers
 //===----------------------------------------------------------------------===//
 
-MLIRContext &::tfc::jit::sharedContext() {
+MLIRContext & ::tfc::jit::sharedContext() {
   static MLIRContext *ctx = [] {
     DialectRegistry registry;
     mlir::tfc::registerAllDialects(registry);
@@ -130,7 +130,7 @@ MLIRContext &::tfc::jit::sharedContext() {
   return *ctx;
 }
 
-std::recursive_mutex &::tfc::jit::contextMutex() {
+std::recursive_mutex & ::tfc::jit::contextMutex() {
   static std::recursive_mutex m;
   return m;
 }
@@ -180,10 +180,18 @@ public:
           llvm::raw_string_ostream os(text);
           os << formatLocation(diag.getLocation()) << ": ";
           switch (diag.getSeverity()) {
-          case DiagnosticSeverity::Error: os << "error: "; break;
-          case DiagnosticSeverity::Warning: os << "warning: "; break;
-          case DiagnosticSeverity::Note: os << "note: "; break;
-          case DiagnosticSeverity::Remark: os << "remark: "; break;
+          case DiagnosticSeverity::Error:
+            os << "error: ";
+            break;
+          case DiagnosticSeverity::Warning:
+            os << "warning: ";
+            break;
+          case DiagnosticSeverity::Note:
+            os << "note: ";
+            break;
+          case DiagnosticSeverity::Remark:
+            os << "remark: ";
+            break;
           }
           os << diag << "\n";
           for (auto &note : diag.getNotes())
@@ -413,9 +421,9 @@ void CompiledModule::Impl::callInto(const FunctionSignature &fn,
                                     bool validated) const {
   if (!validated) {
     if (n != fn.args.size())
-      throw InvalidArgumentError(
-          "call @" + fn.name + ": expected " + std::to_string(fn.args.size()) +
-          " arguments, got " + std::to_string(n));
+      throw InvalidArgumentError("call @" + fn.name + ": expected " +
+                                 std::to_string(fn.args.size()) +
+                                 " arguments, got " + std::to_string(n));
     for (size_t i = 0; i < n; ++i) {
       const Tensor &t = args[i];
       const TensorSignature &s = fn.args[i];
@@ -496,8 +504,8 @@ void CompiledModule::Impl::callInto(const FunctionSignature &fn,
       storage = it->second;
       storage->retain();
     } else {
-      size_t bytes = static_cast<size_t>(shape_numel(shape)) *
-                     dtype_size(s.dtype);
+      size_t bytes =
+          static_cast<size_t>(shape_numel(shape)) * dtype_size(s.dtype);
       storage = Storage::adopt(allocated, bytes, &freeAdopted, nullptr);
       seen[allocated] = storage;
     }
@@ -540,10 +548,10 @@ CompiledModule CompiledModule::from_source(std::string_view text,
   {
     DiagnosticCollector diags(ctx);
     llvm::SourceMgr sm;
-    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
-                              llvm::StringRef(text.data(), text.size()),
-                              "<source>"),
-                          llvm::SMLoc());
+    sm.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(
+            llvm::StringRef(text.data(), text.size()), "<source>"),
+        llvm::SMLoc());
     module = parseSourceFile<ModuleOp>(sm, &ctx);
     diagnostics = diags.text;
   }
@@ -567,8 +575,9 @@ std::vector<std::string> CompiledModule::functions() const {
   return impl_->functionNames;
 }
 
-std::vector<Tensor> CompiledModule::call(std::string_view function,
-                                         const std::vector<Tensor> &args) const {
+std::vector<Tensor>
+CompiledModule::call(std::string_view function,
+                     const std::vector<Tensor> &args) const {
   return impl_->call(function, args);
 }
 

@@ -22,8 +22,8 @@ using namespace tfc;
 namespace {
 thread_local std::string pendingLine;
 
-void printPiece(const char *label, int32_t index, int32_t count,
-                int32_t dtype, int64_t rank, void *descriptor) {
+void printPiece(const char *label, int32_t index, int32_t count, int32_t dtype,
+                int64_t rank, void *descriptor) {
   if (index == 0)
     pendingLine = label ? label : "";
   // Descriptor: {allocated, aligned, offset, sizes[rank], strides[rank]}.
@@ -72,10 +72,9 @@ void registerPrintSymbols(llvm::orc::SymbolMap &map,
                            llvm::JITSymbolFlags::Exported};
   };
   // One entry point per element type: the lowering names them by type.
-  for (const char *name :
-       {"tfc_rt_print_tensor_i1", "tfc_rt_print_tensor_i32",
-        "tfc_rt_print_tensor_i64", "tfc_rt_print_tensor_f32",
-        "tfc_rt_print_tensor_f64"})
+  for (const char *name : {"tfc_rt_print_tensor_i1", "tfc_rt_print_tensor_i32",
+                           "tfc_rt_print_tensor_i64", "tfc_rt_print_tensor_f32",
+                           "tfc_rt_print_tensor_f64"})
     add(name, reinterpret_cast<void *>(&printPiece));
   add("tfc_rt_print_label", reinterpret_cast<void *>(&printLabelOnly));
 }

@@ -1,4 +1,5 @@
-//===- Tracing.cpp - tfc::function: tracing into the tfc dialect -*- C++ -*-===//
+//===- Tracing.cpp - tfc::function: tracing into the tfc dialect -*- C++
+//-*-===//
 //
 // A TraceSession is the TraceHook installed while a tfc::function runs its
 // C++ callable on symbolic tensors. Every op appends a tfc op through an
@@ -9,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tfc/frontend/Function.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 #include "tfc/JIT/JIT.h"
+#include "tfc/frontend/Function.h"
 #include "tfc/runtime/Kernels.h"
 #include "tfc/runtime/Ops.h"
 
@@ -36,11 +37,16 @@ using jit::contextMutex;
 
 mlir::Type elementType(mlir::MLIRContext *ctx, DType t) {
   switch (t) {
-  case DType::Bool: return mlir::IntegerType::get(ctx, 1);
-  case DType::Int32: return mlir::IntegerType::get(ctx, 32);
-  case DType::Int64: return mlir::IntegerType::get(ctx, 64);
-  case DType::Float32: return mlir::Float32Type::get(ctx);
-  case DType::Float64: return mlir::Float64Type::get(ctx);
+  case DType::Bool:
+    return mlir::IntegerType::get(ctx, 1);
+  case DType::Int32:
+    return mlir::IntegerType::get(ctx, 32);
+  case DType::Int64:
+    return mlir::IntegerType::get(ctx, 64);
+  case DType::Float32:
+    return mlir::Float32Type::get(ctx);
+  case DType::Float64:
+    return mlir::Float64Type::get(ctx);
   }
   return {};
 }
@@ -95,9 +101,9 @@ public:
     llvm::SmallVector<mlir::Type> inputs;
     for (const Tensor &t : args.tensors)
       inputs.push_back(tensorType(ctx, t.dtype(), t.shape()));
-    func = mlir::func::FuncOp::create(
-        builder, builder.getUnknownLoc(), name.empty() ? "fn" : name,
-        builder.getFunctionType(inputs, {}));
+    func = mlir::func::FuncOp::create(builder, builder.getUnknownLoc(),
+                                      name.empty() ? "fn" : name,
+                                      builder.getFunctionType(inputs, {}));
     mlir::Block *entry = func.addEntryBlock();
     builder.setInsertionPointToEnd(entry);
     for (size_t i = 0; i < args.tensors.size(); ++i)
@@ -182,8 +188,8 @@ public:
     for (const Tensor &t : tensors)
       values.push_back(toValue(t, "print"));
     mlir::OperationState state(builder.getUnknownLoc(), "tfc.print");
-    state.addAttribute("label", builder.getStringAttr(
-                                    llvm::StringRef(label.data(), label.size())));
+    state.addAttribute("label", builder.getStringAttr(llvm::StringRef(
+                                    label.data(), label.size())));
     state.addOperands(values);
     builder.create(state);
   }
@@ -194,16 +200,15 @@ public:
     p = reduceAll(p, location(loc));
     mlir::OperationState state(location(loc), "tfc.assert");
     state.addOperands(p);
-    state.addAttribute("message",
-                       builder.getStringAttr(llvm::StringRef(
-                           message.data(), message.size())));
+    state.addAttribute("message", builder.getStringAttr(llvm::StringRef(
+                                      message.data(), message.size())));
     builder.create(state);
   }
 
-  std::vector<Tensor>
-  cond(const Tensor &pred, const std::function<std::vector<Tensor>()> &thenFn,
-       const std::function<std::vector<Tensor>()> &elseFn,
-       const std::source_location &srcLoc) override {
+  std::vector<Tensor> cond(const Tensor &pred,
+                           const std::function<std::vector<Tensor>()> &thenFn,
+                           const std::function<std::vector<Tensor>()> &elseFn,
+                           const std::source_location &srcLoc) override {
     if (!pred.is_symbolic())
       return pred.item<bool>() ? thenFn() : elseFn();
     mlir::Location loc = location(srcLoc);
@@ -238,11 +243,11 @@ public:
       mlir::Type a = branchValues[0][i].getType();
       mlir::Type b = branchValues[1][i].getType();
       if (a != b)
-        throw InvalidArgumentError(
-            "cond: output " + std::to_string(i) + " is " +
-            describeTensor(branchOuts[0][i]) + " in true_fn but " +
-            describeTensor(branchOuts[1][i]) + " in false_fn" +
-            location_suffix(srcLoc));
+        throw InvalidArgumentError("cond: output " + std::to_string(i) +
+                                   " is " + describeTensor(branchOuts[0][i]) +
+                                   " in true_fn but " +
+                                   describeTensor(branchOuts[1][i]) +
+                                   " in false_fn" + location_suffix(srcLoc));
       types.push_back(a);
     }
     for (int b = 0; b < 2; ++b) {
@@ -314,14 +319,13 @@ public:
       check_bool_scalar("while_loop", c, srcLoc);
       mlir::Value cv = toValue(c, "while_loop");
       if (counted) {
-        mlir::Value limit =
-            scalarConstant(counterType, maximumIterations, loc);
+        mlir::Value limit = scalarConstant(counterType, maximumIterations, loc);
         mlir::Value below = buildNamed(
             "tfc.cmp", {before->getArguments().back(), limit},
             mlir::RankedTensorType::get({}, builder.getI1Type()), loc,
             {builder.getNamedAttr(
-                "predicate", builder.getI64IntegerAttr(
-                                 static_cast<int64_t>(kernels::CmpPredicate::LT)))});
+                "predicate", builder.getI64IntegerAttr(static_cast<int64_t>(
+                                 kernels::CmpPredicate::LT)))});
         cv = buildNamed("tfc.logical_and", {cv, below}, cv.getType(), loc);
       }
       tfcir::ConditionOp::create(builder, loc, cv, before->getArguments());
@@ -479,10 +483,10 @@ private:
         return varArgs[i];
     mlir::Block &entry = func.getBody().front();
     auto valueType = tensorType(ctx, var->value.dtype(), var->value.shape());
-    mlir::Location loc =
-        var->name.empty()
-            ? builder.getUnknownLoc()
-            : mlir::Location(mlir::NameLoc::get(builder.getStringAttr(var->name)));
+    mlir::Location loc = var->name.empty()
+                             ? builder.getUnknownLoc()
+                             : mlir::Location(mlir::NameLoc::get(
+                                   builder.getStringAttr(var->name)));
     mlir::Value handle =
         entry.addArgument(tfcir::VarType::get(ctx, valueType), loc);
     variables.push_back(var);
@@ -492,7 +496,8 @@ private:
 
   /// Creates `name` generically and verifies it; verifier messages become
   /// InvalidArgumentError.
-  mlir::Value buildNamed(llvm::StringRef name, llvm::ArrayRef<mlir::Value> operands,
+  mlir::Value buildNamed(llvm::StringRef name,
+                         llvm::ArrayRef<mlir::Value> operands,
                          mlir::Type resultType, mlir::Location loc,
                          llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
                          std::string_view apiName = {},
@@ -514,8 +519,8 @@ private:
         return op->getResult(0);
     }
     op->erase();
-    std::string api = apiName.empty() ? name.drop_front(4).str()
-                                      : std::string(apiName);
+    std::string api =
+        apiName.empty() ? name.drop_front(4).str() : std::string(apiName);
     throw InvalidArgumentError(api + ": " + diags +
                                (srcLoc ? location_suffix(*srcLoc) : ""));
   }
@@ -552,20 +557,37 @@ private:
 
     switch (kind) {
     // Unary elementwise: same type out.
-    case OpKind::Neg: case OpKind::Abs: case OpKind::Exp: case OpKind::Log:
-    case OpKind::Log1p: case OpKind::Sqrt: case OpKind::Square:
-    case OpKind::Sin: case OpKind::Cos: case OpKind::Tanh:
-    case OpKind::Sigmoid: case OpKind::Relu: case OpKind::LogicalNot:
+    case OpKind::Neg:
+    case OpKind::Abs:
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Log1p:
+    case OpKind::Sqrt:
+    case OpKind::Square:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tanh:
+    case OpKind::Sigmoid:
+    case OpKind::Relu:
+    case OpKind::LogicalNot:
     case OpKind::StopGradient:
       if (n != 1)
         throw fail("expected 1 operand");
       result = typeOf(0);
       break;
     // Binary elementwise (and cmp): explicit broadcasts to one shape.
-    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div:
-    case OpKind::Pow: case OpKind::Maximum: case OpKind::Minimum:
-    case OpKind::FloorDiv: case OpKind::Mod: case OpKind::LogicalAnd:
-    case OpKind::LogicalOr: case OpKind::Cmp: {
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Pow:
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+    case OpKind::FloorDiv:
+    case OpKind::Mod:
+    case OpKind::LogicalAnd:
+    case OpKind::LogicalOr:
+    case OpKind::Cmp: {
       if (n != 2)
         throw fail("expected 2 operands");
       if (inputs[0].dtype() != inputs[1].dtype())
@@ -584,9 +606,9 @@ private:
       result = typeOf(0);
       if (kind == OpKind::Cmp) {
         result = result.clone(builder.getI1Type());
-        nattrs.push_back(named("predicate",
-                               builder.getI64IntegerAttr(
-                                   static_cast<int64_t>(attrs.predicate))));
+        nattrs.push_back(named(
+            "predicate",
+            builder.getI64IntegerAttr(static_cast<int64_t>(attrs.predicate))));
       }
       break;
     }
@@ -636,7 +658,8 @@ private:
       std::vector<int64_t> shape;
       for (int64_t p : attrs.axes) {
         if (p < 0 || p >= inputs[0].rank())
-          throw fail("bad permutation for shape " + shape_to_string(shapeOf(0)));
+          throw fail("bad permutation for shape " +
+                     shape_to_string(shapeOf(0)));
         shape.push_back(shapeOf(0)[p]);
       }
       result = tensorType(ctx, inputs[0].dtype(), shape);
@@ -678,8 +701,10 @@ private:
     }
     case OpKind::Slice:
       result = tensorType(ctx, inputs[0].dtype(), attrs.shape);
-      nattrs.push_back(named("begin", builder.getDenseI64ArrayAttr(attrs.axes)));
-      nattrs.push_back(named("size", builder.getDenseI64ArrayAttr(attrs.shape)));
+      nattrs.push_back(
+          named("begin", builder.getDenseI64ArrayAttr(attrs.axes)));
+      nattrs.push_back(
+          named("size", builder.getDenseI64ArrayAttr(attrs.shape)));
       break;
     case OpKind::Matmul: {
       if (n != 2)
@@ -699,8 +724,11 @@ private:
       result = tensorType(ctx, inputs[0].dtype(), shape);
       break;
     }
-    case OpKind::ReduceSum: case OpKind::ReduceMean: case OpKind::ReduceMax:
-    case OpKind::ReduceMin: case OpKind::ReduceProd: {
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMean:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceProd: {
       std::vector<int64_t> shape;
       for (int64_t i = 0; i < inputs[0].rank(); ++i) {
         if (!llvm::is_contained(attrs.axes, i))
@@ -722,7 +750,8 @@ private:
       nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
       break;
     }
-    case OpKind::Softmax: case OpKind::LogSoftmax:
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
       result = typeOf(0);
       nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
       break;
@@ -737,8 +766,8 @@ private:
       if (n != 2)
         throw fail("expected labels and logits");
       if (shapeOf(0) != shapeOf(1) || inputs[0].dtype() != inputs[1].dtype())
-        throw fail("labels " + describeTensor(inputs[0]) +
-                   " and logits " + describeTensor(inputs[1]) +
+        throw fail("labels " + describeTensor(inputs[0]) + " and logits " +
+                   describeTensor(inputs[1]) +
                    " must have the same shape and dtype");
       std::vector<int64_t> shape = shapeOf(1);
       if (shape.empty())
@@ -812,8 +841,8 @@ ConcreteFunction *FunctionCore::lookup(const CallArgs &args) {
 TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
   contextMutex().lock();
   try {
-    return TraceSessionPtr(new TraceSession(args, impl->tracingCount == 0,
-                                            impl->options.name));
+    return TraceSessionPtr(
+        new TraceSession(args, impl->tracingCount == 0, impl->options.name));
   } catch (...) {
     contextMutex().unlock();
     throw;
@@ -834,8 +863,7 @@ void abort_trace(TraceSessionPtr session) {
 }
 
 ConcreteFunction *
-FunctionCore::finish_trace(TraceSessionPtr session,
-                           const CallArgs &args,
+FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
                            const std::vector<Tensor> &outputs) {
   auto concrete = std::make_unique<ConcreteFunction>();
   try {
@@ -849,7 +877,8 @@ FunctionCore::finish_trace(TraceSessionPtr session,
     compileOptions.target = impl->options.target;
     compileOptions.opt_level = impl->options.opt_level;
     compileOptions.fuse = impl->options.fuse;
-    concrete->module = jit::CompiledModule::Impl::compile(*module, compileOptions);
+    concrete->module =
+        jit::CompiledModule::Impl::compile(*module, compileOptions);
     concrete->signature = concrete->module->lookup(fnName);
   } catch (...) {
     session.reset();
@@ -876,7 +905,8 @@ std::vector<Tensor> FunctionCore::run(ConcreteFunction &fn,
                       /*validated=*/true); // the cache key checked them
   // Commit variable writes only now that the call has succeeded.
   for (size_t i = 0; i < sig.writtenVars.size(); ++i) {
-    size_t varIndex = static_cast<size_t>(sig.writtenVars[i]) - fn.numTensorArgs;
+    size_t varIndex =
+        static_cast<size_t>(sig.writtenVars[i]) - fn.numTensorArgs;
     fn.variables[varIndex]->value = std::move(results[fn.numUserResults + i]);
   }
   results.resize(fn.numUserResults);

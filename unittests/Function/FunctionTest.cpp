@@ -87,8 +87,8 @@ TEST(Function, PrintRunsEveryCallCoutOnlyWhileTracing) {
   std::ostringstream traced;
   auto f = function([&](const Tensor &x) {
     Tensor y = x * 2;
-    traced << y << "\n";    // C++ side effect: trace time only
-    tfc::print("y:", y);    // run-time print: every call
+    traced << y << "\n"; // C++ side effect: trace time only
+    tfc::print("y:", y); // run-time print: every call
     return y;
   });
   f(constant(1));
@@ -123,16 +123,16 @@ TEST(Function, ScalarArgumentsAreTraceTimeConstants) {
 
 TEST(Function, CollatzWithWhileLoopAndCond) {
   auto collatz = function([](const Tensor &n0) {
-    auto out = while_loop(
-        [](const std::vector<Tensor> &v) { return v[0] != 1; },
-        [](const std::vector<Tensor> &v) {
-          Tensor n = v[0];
-          Tensor next = cond(
-              n % 2 == 0, [&] { return floor_div(n, 2); },
-              [&] { return 3 * n + 1; });
-          return std::vector<Tensor>{next, v[1] + 1};
-        },
-        {n0, constant(0)});
+    auto out =
+        while_loop([](const std::vector<Tensor> &v) { return v[0] != 1; },
+                   [](const std::vector<Tensor> &v) {
+                     Tensor n = v[0];
+                     Tensor next = cond(
+                         n % 2 == 0, [&] { return floor_div(n, 2); },
+                         [&] { return 3 * n + 1; });
+                     return std::vector<Tensor>{next, v[1] + 1};
+                   },
+                   {n0, constant(0)});
     return out[1];
   });
   EXPECT_EQ(collatz(constant(27)).item<int32_t>(), 111);
@@ -144,7 +144,8 @@ TEST(Function, CollatzWithWhileLoopAndCond) {
 }
 
 TEST(Function, NestedControlFlow) {
-  // while (i < 3) { if (i % 2 == 0) { j = 0; while (j < i + 1) j++; acc += j } ; i++ }
+  // while (i < 3) { if (i % 2 == 0) { j = 0; while (j < i + 1) j++; acc += j }
+  // ; i++ }
   auto f = function([](const Tensor &limit) {
     auto out = while_loop(
         [&](const std::vector<Tensor> &v) { return v[0] < limit; },
@@ -229,7 +230,8 @@ TEST(Function, BranchesWithDifferentTypesThrow) {
 }
 
 TEST(Function, BadOpWhileTracingNamesOpAndLine) {
-  auto f = function([](const Tensor &a, const Tensor &b) { return matmul(a, b); });
+  auto f =
+      function([](const Tensor &a, const Tensor &b) { return matmul(a, b); });
   try {
     f(ones({2, 3}), ones({2, 3}));
     FAIL() << "expected InvalidArgumentError";

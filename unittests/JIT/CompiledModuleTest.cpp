@@ -25,7 +25,8 @@ TEST(CompiledModule, BroadcastAddTanhReduce) {
       return %0, %1 : tensor<2x3xf32>, tensor<2xf32>
     })mlir");
   EXPECT_EQ(m.functions(), std::vector<std::string>{"f"});
-  auto out = m.call("f", {vec({1, 2, 3, 4, 5, 6}, {2, 3}), vec({10, 20, 30}, {3})});
+  auto out =
+      m.call("f", {vec({1, 2, 3, 4, 5, 6}, {2, 3}), vec({10, 20, 30}, {3})});
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].to_vector<float>(),
             (std::vector<float>{11, 22, 33, 14, 25, 36}));
@@ -92,11 +93,13 @@ TEST(CompiledModule, PrintAndAssert) {
       return %a : tensor<2xi32>
     })mlir");
   std::string printed;
-  set_runtime_print_sink([&](std::string_view s) { printed += std::string(s) + "\n"; });
+  set_runtime_print_sink(
+      [&](std::string_view s) { printed += std::string(s) + "\n"; });
   Tensor good = Tensor::empty(DType::Int32, {2});
   good.data<int32_t>()[0] = 1;
   good.data<int32_t>()[1] = 2;
-  EXPECT_EQ(m.call("f", {good})[0].to_vector<int32_t>(), (std::vector<int32_t>{1, 2}));
+  EXPECT_EQ(m.call("f", {good})[0].to_vector<int32_t>(),
+            (std::vector<int32_t>{1, 2}));
   EXPECT_EQ(printed, "a: [1 2]\n");
   Tensor bad = Tensor::empty(DType::Int32, {2});
   bad.data<int32_t>()[0] = -1;
@@ -105,7 +108,8 @@ TEST(CompiledModule, PrintAndAssert) {
     m.call("f", {bad});
     FAIL() << "expected RuntimeError";
   } catch (const RuntimeError &e) {
-    EXPECT_NE(std::string(e.what()).find("a must be positive"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("a must be positive"),
+              std::string::npos);
   }
   set_runtime_print_sink(nullptr);
 }
@@ -120,7 +124,8 @@ TEST(CompiledModule, BadInputThrows) {
       })mlir");
     FAIL() << "expected CompileError";
   } catch (const CompileError &e) {
-    EXPECT_NE(std::string(e.what()).find("<source>:3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("<source>:3"), std::string::npos)
+        << e.what();
   }
   auto m = CompiledModule::from_source(R"mlir(
     func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
+#include "tfc/Dialect/Tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
@@ -159,8 +159,7 @@ public:
       return failure();
     Operation *condition = before.getTerminator();
     for (Value v : vars)
-      condition->insertOperands(condition->getNumOperands(),
-                                current.lookup(v));
+      condition->insertOperands(condition->getNumOperands(), current.lookup(v));
     // After region: the same, leaving through tfc.yield.
     for (Value v : vars)
       current[v] = after.addArgument(saved.lookup(v).getType(), v.getLoc());
@@ -224,8 +223,8 @@ LogicalResult mlir::tfc::promoteVariables(func::FuncOp func) {
   builder.setInsertionPointToStart(&entry);
   for (Value v : varArgs) {
     Type valueType = cast<VarType>(v.getType()).getValueType();
-    auto standIn = UnrealizedConversionCastOp::create(builder, v.getLoc(),
-                                                      valueType, v);
+    auto standIn =
+        UnrealizedConversionCastOp::create(builder, v.getLoc(), valueType, v);
     standIns.push_back(standIn);
     promoter.current[v] = standIn.getResult(0);
   }
@@ -254,8 +253,8 @@ LogicalResult mlir::tfc::promoteVariables(func::FuncOp func) {
   SmallVector<Type> results(func.getFunctionType().getResults());
   for (Value v : finals)
     results.push_back(v.getType());
-  func.setFunctionType(FunctionType::get(
-      func.getContext(), entry.getArgumentTypes(), results));
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), entry.getArgumentTypes(), results));
   func->setAttr("tfc.written_vars",
                 DenseI64ArrayAttr::get(func.getContext(), writtenIndex));
   return success();

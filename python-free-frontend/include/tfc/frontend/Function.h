@@ -63,7 +63,7 @@ struct CallArgs {
   void add(const Tensor &t);
   void add(const Variable &v);
   template <class S>
-    requires std::is_arithmetic_v<S>
+  requires std::is_arithmetic_v<S>
   void add(S s) {
     key += 's';
     key += static_cast<char>(sizeof(S));
@@ -87,8 +87,7 @@ public:
   /// The symbolic tensor standing for tensor argument `index`.
   Tensor traced_argument(TraceSession &session, size_t index);
   /// Ends a trace with `outputs` (flattened), compiles and caches it.
-  ConcreteFunction *finish_trace(TraceSessionPtr session,
-                                 const CallArgs &args,
+  ConcreteFunction *finish_trace(TraceSessionPtr session, const CallArgs &args,
                                  const std::vector<Tensor> &outputs);
   /// Runs compiled code; commits variable writes on success.
   std::vector<Tensor> run(ConcreteFunction &fn, const CallArgs &args);
@@ -189,10 +188,10 @@ public:
         size_t next = 0;
         // Braced initialisation evaluates left to right, so tensor
         // arguments get symbolic tensors 0, 1, 2, ... in order.
-        std::tuple<decltype(detail::TracedArg<Args>::get(
-            args, *core, *session, next))...>
-            traced{detail::TracedArg<Args>::get(args, *core, *session,
-                                                next)...};
+        std::tuple<decltype(detail::TracedArg<Args>::get(args, *core, *session,
+                                                         next))...>
+            traced{
+                detail::TracedArg<Args>::get(args, *core, *session, next)...};
         Result out = std::apply(fn, traced);
         detail::Flatten<Result>::flatten(out, flat);
       } catch (...) {
