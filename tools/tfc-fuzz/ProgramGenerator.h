@@ -13,9 +13,12 @@
 // - ordinary programs: 5-30 ops drawn from every op family (elementwise,
 //   cmp/select/cast, broadcast, shape ops, reductions, matmul, argmax,
 //   softmax family, one_hot, tfc.if, tfc.while with a bounded trip count,
-//   print, assert) on finite, tame values;
+//   print, assert) on finite, tame values, some with dims declared `?`;
 // - special-value programs: a few float ops applied straight to tensors full
-//   of NaN, +-inf, -0 and huge values, compared bit for bit (NaN == NaN).
+//   of NaN, +-inf, -0 and huge values, compared to a few ulps (NaN == NaN).
+//
+// A program is a pure function of its seed and the options (for one C++
+// standard library: the std:: distributions are implementation-defined).
 //
 // Numerical tameness is designed in, not hoped for. The generator keeps, for
 // every value, a bound on its magnitude and an estimate of how far the two
