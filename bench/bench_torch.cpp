@@ -10,10 +10,16 @@
 //
 // Torch: libtorch eager, grad mode on (its default), inputs not requiring
 // grad. NoGrad: under torch::NoGradGuard. Inference: under
-// c10::InferenceMode (libtorch's cheapest eager mode). Autograd: inputs require grad, so
-// every op records a graph node (the graph is dropped each iteration).
+// c10::InferenceMode (libtorch's cheapest eager mode). Autograd: inputs require
+// grad, so every op records a graph node (the graph is dropped each iteration).
 // Script: a TorchScript function (torch::jit::compile) called with the same
 // tensors, after warm-up calls so the profiling executor has optimised it.
+//
+//   Train/TorchStep, Train/TorchForward
+//                  the MLP training step of bench_train.cpp (784-256-10,
+//                  batch 64, cross entropy, backward, torch::optim::SGD) and
+//                  its forward pass alone, from the same initial weights
+//                  (train_data.h), on one intra-op thread.
 // libtorch runs on 2 intra-op threads, like tfc. Single-threaded cases are
 // timed in CPU time (as in bench_eager.cpp): on this shared machine wall
 // time includes waiting for a core.
@@ -23,6 +29,8 @@
 #include <benchmark/benchmark.h>
 #include <torch/jit.h>
 #include <torch/torch.h>
+
+#include "train_data.h"
 
 #include <cmath>
 #include <cstdio>
@@ -65,9 +73,11 @@ void setThreads() {
 void addBench(benchmark::State &st, Mode mode) {
   setThreads();
   int64_t n = st.range(0);
-  auto opts = torch::TensorOptions().dtype(torch::kFloat32).requires_grad(
-      mode == Mode::Autograd);
-  torch::Tensor a = torch::full({n}, 1.5, opts), b = torch::full({n}, 2.5, opts);
+  auto opts = torch::TensorOptions()
+                  .dtype(torch::kFloat32)
+                  .requires_grad(mode == Mode::Autograd);
+  torch::Tensor a = torch::full({n}, 1.5, opts),
+                b = torch::full({n}, 2.5, opts);
   std::unique_ptr<torch::NoGradGuard> guard;
   if (mode == Mode::NoGrad)
     guard = std::make_unique<torch::NoGradGuard>();
@@ -118,8 +128,9 @@ float chainScalar(float x, float w, float b) {
 void chainBench(benchmark::State &st, Mode mode) {
   setThreads();
   int64_t n = st.range(0);
-  auto opts = torch::TensorOptions().dtype(torch::kFloat32).requires_grad(
-      mode == Mode::Autograd);
+  auto opts = torch::TensorOptions()
+                  .dtype(torch::kFloat32)
+                  .requires_grad(mode == Mode::Autograd);
   torch::Tensor x = torch::full({n}, kX, opts), w = torch::full({n}, kW, opts),
                 b = torch::full({n}, kB, opts);
   std::unique_ptr<torch::NoGradGuard> guard;
@@ -138,7 +149,9 @@ void chainBench(benchmark::State &st, Mode mode) {
 }
 
 void BM_Chain20Torch(benchmark::State &st) { chainBench(st, Mode::Default); }
-void BM_Chain20TorchNoGrad(benchmark::State &st) { chainBench(st, Mode::NoGrad); }
+void BM_Chain20TorchNoGrad(benchmark::State &st) {
+  chainBench(st, Mode::NoGrad);
+}
 void BM_Chain20TorchInference(benchmark::State &st) {
   chainBench(st, Mode::Inference);
 }
@@ -202,15 +215,113 @@ void BM_Chain20TorchScript(benchmark::State &st) {
   perOpCounter(st, kChainOps);
 }
 
+//===----------------------------------------------------------------------===//
+// MLP training step (bench_train.cpp's Train/* cases)
+//===----------------------------------------------------------------------===//
+
+torch::Tensor fromVector(std::vector<float> v, std::vector<int64_t> shape) {
+  return torch::from_blob(v.data(), shape, torch::kFloat32).clone();
+}
+
+struct TorchMlp {
+  torch::Tensor
+      w1 = fromVector(train_data::w1(), {train_data::kIn, train_data::kHidden})
+               .requires_grad_(),
+      b1 = fromVector(train_data::b1(), {train_data::kHidden}).requires_grad_(),
+      w2 = fromVector(train_data::w2(), {train_data::kHidden, train_data::kOut})
+               .requires_grad_(),
+      b2 = fromVector(train_data::b2(), {train_data::kOut}).requires_grad_();
+  torch::Tensor x =
+      fromVector(train_data::x(), {train_data::kBatch, train_data::kIn});
+  torch::Tensor y = [] {
+    std::vector<int64_t> l = train_data::labels();
+    return torch::from_blob(l.data(), {train_data::kBatch}, torch::kInt64)
+        .clone();
+  }();
+
+  torch::Tensor loss() const {
+    torch::Tensor h = torch::relu(torch::matmul(x, w1) + b1);
+    torch::Tensor logits = torch::matmul(h, w2) + b2;
+    return torch::nn::functional::cross_entropy(logits, y); // Mean.
+  }
+};
+
+void checkTorchFirstLoss(const torch::Tensor &l, const char *what) {
+  double ref = train_data::referenceLoss();
+  check(std::fabs(l.item<float>() - ref) <= 1e-4 * (1 + std::fabs(ref)), what);
+}
+
+void BM_TrainTorchStep(benchmark::State &st) {
+  torch::set_num_threads(1);
+  TorchMlp m;
+  torch::optim::SGD sgd({m.w1, m.b1, m.w2, m.b2},
+                        torch::optim::SGDOptions(train_data::kLearningRate));
+  auto step = [&] {
+    sgd.zero_grad();
+    torch::Tensor l = m.loss();
+    l.backward();
+    sgd.step();
+    return l;
+  };
+  checkTorchFirstLoss(step(), "Train/TorchStep");
+  check(m.loss().item<float>() < train_data::referenceLoss(),
+        "Train/TorchStep descends");
+  for (auto _ : st) {
+    torch::Tensor l = step();
+    benchmark::DoNotOptimize(l.unsafeGetTensorImpl());
+  }
+}
+
+void BM_TrainTorchForward(benchmark::State &st) {
+  torch::set_num_threads(1);
+  TorchMlp m;
+  torch::NoGradGuard noGrad; // A forward pass for inference.
+  checkTorchFirstLoss(m.loss(), "Train/TorchForward");
+  for (auto _ : st) {
+    torch::Tensor l = m.loss();
+    benchmark::DoNotOptimize(l.unsafeGetTensorImpl());
+  }
+}
+
 } // namespace
 
+BENCHMARK(BM_TrainTorchStep)
+    ->Name("Train/TorchStep")
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TrainTorchForward)
+    ->Name("Train/TorchForward")
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_AddTorch)->Name("Add/Torch")->Arg(1)->Arg(100)->Arg(10000);
-BENCHMARK(BM_AddTorchNoGrad)->Name("Add/TorchNoGrad")->Arg(1)->Arg(100)->Arg(10000);
-BENCHMARK(BM_AddTorchInference)->Name("Add/TorchInference")->Arg(1)->Arg(100)->Arg(10000);
-BENCHMARK(BM_AddTorchAutograd)->Name("Add/TorchAutograd")->Arg(1)->Arg(100)->Arg(10000);
-BENCHMARK(BM_AddTorchScript)->Name("Add/TorchScript")->Arg(1)->Arg(100)->Arg(10000);
+BENCHMARK(BM_AddTorchNoGrad)
+    ->Name("Add/TorchNoGrad")
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(10000);
+BENCHMARK(BM_AddTorchInference)
+    ->Name("Add/TorchInference")
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(10000);
+BENCHMARK(BM_AddTorchAutograd)
+    ->Name("Add/TorchAutograd")
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(10000);
+BENCHMARK(BM_AddTorchScript)
+    ->Name("Add/TorchScript")
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(10000);
 BENCHMARK(BM_Chain20Torch)->Name("Chain20/Torch")->Arg(1)->Arg(100);
 BENCHMARK(BM_Chain20TorchNoGrad)->Name("Chain20/TorchNoGrad")->Arg(1)->Arg(100);
-BENCHMARK(BM_Chain20TorchInference)->Name("Chain20/TorchInference")->Arg(1)->Arg(100);
-BENCHMARK(BM_Chain20TorchAutograd)->Name("Chain20/TorchAutograd")->Arg(1)->Arg(100);
+BENCHMARK(BM_Chain20TorchInference)
+    ->Name("Chain20/TorchInference")
+    ->Arg(1)
+    ->Arg(100);
+BENCHMARK(BM_Chain20TorchAutograd)
+    ->Name("Chain20/TorchAutograd")
+    ->Arg(1)
+    ->Arg(100);
 BENCHMARK(BM_Chain20TorchScript)->Name("Chain20/TorchScript")->Arg(1)->Arg(100);

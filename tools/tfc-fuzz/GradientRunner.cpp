@@ -1,0 +1,775 @@
+//===- GradientRunner.cpp - Eager vs compiled vs finite differences -------===//
+//
+// Part of the tfc project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GradientRunner.h"
+
+#include <tfc/tfc.h>
+
+#include "tfc/JIT/JIT.h"
+#include "tfc/frontend/Dispatch.h"
+#include "tfc/runtime/Error.h"
+#include "tfc/runtime/Ops.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace tfc::fuzz {
+
+const char *gradOutcomeName(GradOutcome outcome) {
+  switch (outcome) {
+  case GradOutcome::Agreed:
+    return "agreed";
+  case GradOutcome::Disagreed:
+    return "disagreed";
+  case GradOutcome::Skipped:
+    return "skipped";
+  case GradOutcome::Error:
+    return "error";
+  }
+  return "?";
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The program as plain data
+//===----------------------------------------------------------------------===//
+
+struct Node;
+
+/// A block: its arguments, its ops, and what its terminator passes on
+/// (`pred` is the tfc.condition predicate, -1 elsewhere). Values are ids.
+struct Block {
+  std::vector<int> args;
+  std::vector<Node> ops;
+  std::vector<int> yields;
+  int pred = -1;
+};
+
+struct Node {
+  enum class Type { Kernel, Constant, If, While, Print, Assert };
+  Type type = Type::Kernel;
+  OpKind kind = OpKind::Add;
+  OpAttrs attrs;
+  bool identity = false;         ///< Reduction/squeeze with no axes.
+  bool resolveBroadcast = false; ///< broadcast_to into `?` dims.
+  bool resolveReshape = false;   ///< reshape to one `?` dim.
+  std::vector<int> operands, results;
+  Tensor constant, constant64; ///< constant64: f32 promoted to f64.
+  std::string message;
+  std::vector<Block> regions;
+};
+
+struct Program {
+  Block body;
+  int numValues = 0;
+  /// Constructs of the open gradient bugs (docs/testing.md): a tfc.if
+  /// branch yielding a float value defined outside it (G1), float mod (G2).
+  bool ifYieldsOuterFloat = false, floatMod = false;
+  std::vector<DType> resultDTypes;
+};
+
+/// Decodes the module's @main. Returns "" or why it cannot be replayed.
+class Decoder {
+public:
+  std::string error;
+  int next = 0;
+  bool ifYieldsOuterFloat = false, floatMod = false;
+
+  void block(mlir::Block &b, Block &out) {
+    for (mlir::BlockArgument arg : b.getArguments())
+      out.args.push_back(id(arg));
+    for (mlir::Operation &op : b) {
+      if (!error.empty())
+        return;
+      llvm::StringRef name = op.getName().getStringRef();
+      if (name == "func.return" || name == "tfc.yield") {
+        for (mlir::Value v : op.getOperands())
+          out.yields.push_back(id(v));
+      } else if (name == "tfc.condition") {
+        out.pred = id(op.getOperand(0));
+        for (mlir::Value v : op.getOperands().drop_front())
+          out.yields.push_back(id(v));
+      } else {
+        out.ops.emplace_back();
+        node(op, out.ops.back());
+      }
+    }
+  }
+
+private:
+  llvm::DenseMap<mlir::Value, int> ids;
+
+  int id(mlir::Value v) {
+    auto [it, inserted] = ids.try_emplace(v, next);
+    if (inserted)
+      ++next;
+    return it->second;
+  }
+
+  static bool isFloatType(mlir::Type type) {
+    auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(type);
+    return ranked && llvm::isa<mlir::FloatType>(ranked.getElementType());
+  }
+
+  DType dtypeOf(mlir::Type type) {
+    DType d = DType::Float32;
+    auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(type);
+    if (!ranked || !jit::toDType(ranked.getElementType(), d))
+      error = "unsupported type";
+    return d;
+  }
+
+  std::vector<int64_t> i64Array(mlir::Operation &op, llvm::StringRef name) {
+    auto attr = op.getAttrOfType<mlir::DenseI64ArrayAttr>(name);
+    if (!attr) {
+      error = "missing attribute " + name.str();
+      return {};
+    }
+    return {attr.asArrayRef().begin(), attr.asArrayRef().end()};
+  }
+
+  int64_t i64(mlir::Operation &op, llvm::StringRef name) {
+    auto attr = op.getAttrOfType<mlir::IntegerAttr>(name);
+    if (!attr) {
+      error = "missing attribute " + name.str();
+      return 0;
+    }
+    return attr.getInt();
+  }
+
+  void node(mlir::Operation &op, Node &n) {
+    for (mlir::Value v : op.getOperands())
+      n.operands.push_back(id(v));
+    for (mlir::Value v : op.getResults())
+      n.results.push_back(id(v));
+    llvm::StringRef name = op.getName().getStringRef();
+    if (name == "tfc.constant") {
+      n.type = Node::Type::Constant;
+      auto attr = op.getAttrOfType<mlir::DenseElementsAttr>("value");
+      auto type = attr ? llvm::dyn_cast<mlir::RankedTensorType>(attr.getType())
+                       : mlir::RankedTensorType();
+      if (!type || !type.hasStaticShape()) {
+        error = "non-dense constant";
+        return;
+      }
+      DType dtype = dtypeOf(type);
+      n.constant =
+          Tensor::empty(dtype, std::vector<int64_t>(type.getShape().begin(),
+                                                    type.getShape().end()));
+      if (n.constant.numel() > 0)
+        dispatch_dtype(dtype, [&](auto tag) {
+          using T = decltype(tag);
+          T *out = n.constant.data<T>();
+          int64_t i = 0;
+          for (T v : attr.getValues<T>())
+            out[i++] = v;
+        });
+      return;
+    }
+    if (name == "tfc.if" || name == "tfc.while") {
+      n.type = name == "tfc.if" ? Node::Type::If : Node::Type::While;
+      if (op.getNumRegions() != 2 || op.getRegion(0).empty() ||
+          op.getRegion(1).empty()) {
+        error = name.str() + " without two regions";
+        return;
+      }
+      if (name == "tfc.if")
+        for (mlir::Region &region : op.getRegions()) {
+          mlir::Block &b = region.front();
+          for (mlir::Value v : b.getTerminator()->getOperands())
+            if (v.getParentBlock() != &b && isFloatType(v.getType()))
+              ifYieldsOuterFloat = true;
+        }
+      n.regions.resize(2);
+      block(op.getRegion(0).front(), n.regions[0]);
+      block(op.getRegion(1).front(), n.regions[1]);
+      return;
+    }
+    if (name == "tfc.print") {
+      n.type = Node::Type::Print;
+      return;
+    }
+    if (name == "tfc.assert") {
+      n.type = Node::Type::Assert;
+      if (auto m = op.getAttrOfType<mlir::StringAttr>("message"))
+        n.message = m.str();
+      return;
+    }
+    std::optional<OpKind> kind;
+    if (name.starts_with("tfc."))
+      kind = op_kind_from_name(
+          std::string_view(name.drop_front(4).data(), name.size() - 4));
+    if (!kind || op.getNumResults() != 1) {
+      error = "unsupported op " + name.str();
+      return;
+    }
+    n.kind = *kind;
+    if (*kind == OpKind::Mod && isFloatType(op.getResult(0).getType()))
+      floatMod = true;
+    mlir::Type resultType = op.getResult(0).getType();
+    auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(resultType);
+    if (!ranked) {
+      error = "unranked result";
+      return;
+    }
+    switch (*kind) {
+    case OpKind::Cmp: {
+      static const kernels::CmpPredicate preds[] = {
+          kernels::CmpPredicate::EQ, kernels::CmpPredicate::NE,
+          kernels::CmpPredicate::LT, kernels::CmpPredicate::LE,
+          kernels::CmpPredicate::GT, kernels::CmpPredicate::GE};
+      int64_t p = i64(op, "predicate");
+      if (p < 0 || p > 5)
+        error = "bad cmp predicate";
+      else
+        n.attrs.predicate = preds[p];
+      break;
+    }
+    case OpKind::Cast:
+      n.attrs.dtype = dtypeOf(resultType);
+      break;
+    case OpKind::OneHot:
+      n.attrs.dtype = dtypeOf(resultType);
+      n.attrs.axis = i64(op, "depth");
+      break;
+    case OpKind::Reshape:
+    case OpKind::BroadcastTo: {
+      int dynamic = 0;
+      for (int64_t d : ranked.getShape()) {
+        bool isDynamic = mlir::ShapedType::isDynamic(d);
+        dynamic += isDynamic;
+        n.attrs.shape.push_back(isDynamic ? -1 : d);
+      }
+      if (*kind == OpKind::Reshape && dynamic > 1)
+        error = "reshape to several dynamic dims";
+      (*kind == OpKind::Reshape ? n.resolveReshape : n.resolveBroadcast) =
+          dynamic > 0;
+      break;
+    }
+    case OpKind::Transpose:
+      n.attrs.axes = i64Array(op, "perm");
+      break;
+    case OpKind::ExpandDims:
+    case OpKind::Concat:
+    case OpKind::Argmax:
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
+      n.attrs.axis = i64(op, "axis");
+      break;
+    case OpKind::Squeeze:
+      n.attrs.axes = i64Array(op, "axes");
+      n.identity = n.attrs.axes.empty();
+      break;
+    case OpKind::Slice:
+      n.attrs.axes = i64Array(op, "begin");
+      n.attrs.shape = i64Array(op, "size");
+      break;
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMean:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceProd: {
+      n.attrs.axes = i64Array(op, "axes");
+      auto keep = op.getAttrOfType<mlir::BoolAttr>("keepdims");
+      n.attrs.keepdims = keep && keep.getValue();
+      n.identity = n.attrs.axes.empty();
+      break;
+    }
+    default:
+      break;
+    }
+  }
+};
+
+/// Parses and decodes `text`; nullopt with `why` set when it cannot.
+std::optional<Program> decode(const std::string &text, std::string &why) {
+  std::lock_guard<std::recursive_mutex> lock(jit::contextMutex());
+  mlir::MLIRContext &ctx = jit::sharedContext();
+  mlir::ScopedDiagnosticHandler quiet(
+      &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
+  if (!module) {
+    why = "does not parse";
+    return std::nullopt;
+  }
+  mlir::Operation *main = module->lookupSymbol("main");
+  if (!main || main->getNumRegions() != 1 || main->getRegion(0).empty()) {
+    why = "no @main";
+    return std::nullopt;
+  }
+  Program program;
+  Decoder decoder;
+  decoder.block(main->getRegion(0).front(), program.body);
+  if (auto fn = llvm::dyn_cast<mlir::FunctionOpInterface>(main))
+    for (mlir::Type t : fn.getResultTypes()) {
+      DType d = DType::Float32;
+      auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(t);
+      if (!ranked || !jit::toDType(ranked.getElementType(), d))
+        decoder.error = "unsupported result type";
+      program.resultDTypes.push_back(d);
+    }
+  if (!decoder.error.empty()) {
+    why = decoder.error;
+    return std::nullopt;
+  }
+  program.numValues = decoder.next;
+  program.ifYieldsOuterFloat = decoder.ifYieldsOuterFloat;
+  program.floatMod = decoder.floatMod;
+  return program;
+}
+
+bool isFloat(DType d) { return d == DType::Float32 || d == DType::Float64; }
+
+/// Promoted copies of the f32 constants (made eagerly, before any tape).
+void promoteConstants(Block &b) {
+  for (Node &n : b.ops) {
+    if (n.type == Node::Type::Constant)
+      n.constant64 = n.constant.dtype() == DType::Float32
+                         ? cast(n.constant, DType::Float64)
+                         : n.constant;
+    for (Block &r : n.regions)
+      promoteConstants(r);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Replaying the program through the public API
+//===----------------------------------------------------------------------===//
+
+/// Runs a decoded program with tfc ops: eagerly, or traced when called
+/// inside tfc::function. With `promote`, every f32 value is f64.
+/// stop_gradient can be frozen: Record keeps each result it computes, Replay
+/// returns those instead, so finite differences see it as the constant the
+/// tape treats it as.
+class Replay {
+public:
+  enum class Freeze { Off, Record, Replay };
+
+  Replay(const Program &p, bool promote) : p(p), promote(promote) {}
+  Freeze freeze = Freeze::Off;
+
+  std::vector<Tensor> run(const std::vector<Tensor> &args) {
+    std::vector<Tensor> env(size_t(p.numValues));
+    counters.clear();
+    if (freeze == Freeze::Record)
+      frozen.clear();
+    bindArgs(env, p.body.args, args);
+    runBlock(p.body, env);
+    return collect(env, p.body.yields);
+  }
+
+private:
+  const Program &p;
+  bool promote;
+  std::map<const Node *, std::vector<Tensor>> frozen;
+  std::map<const Node *, size_t> counters;
+
+  static void bindArgs(std::vector<Tensor> &env, const std::vector<int> &ids,
+                       const std::vector<Tensor> &values) {
+    for (size_t i = 0; i < ids.size() && i < values.size(); ++i)
+      env[size_t(ids[i])] = values[i];
+  }
+  static std::vector<Tensor> collect(const std::vector<Tensor> &env,
+                                     const std::vector<int> &ids) {
+    std::vector<Tensor> out;
+    for (int i : ids)
+      out.push_back(env[size_t(i)]);
+    return out;
+  }
+
+  void runBlock(const Block &b, std::vector<Tensor> &env) {
+    for (const Node &n : b.ops)
+      runNode(n, env);
+  }
+
+  void runNode(const Node &n, std::vector<Tensor> &env) {
+    switch (n.type) {
+    case Node::Type::Constant:
+      env[size_t(n.results[0])] = promote ? n.constant64 : n.constant;
+      return;
+    case Node::Type::Print: // Prints are the forward tester's business.
+      return;
+    case Node::Type::Assert:
+      assert_true(env[size_t(n.operands[0])], n.message);
+      return;
+    case Node::Type::If: {
+      auto branch = [&](const Block &b) {
+        return [&]() {
+          runBlock(b, env);
+          return collect(env, b.yields);
+        };
+      };
+      std::vector<Tensor> out =
+          cond(env[size_t(n.operands[0])], branch(n.regions[0]),
+               branch(n.regions[1]));
+      bindArgs(env, n.results, out);
+      return;
+    }
+    case Node::Type::While: {
+      // tfc.while's before region may compute what it passes on; the API's
+      // cond_fn returns only the predicate, so the body and the exit
+      // recompute the before region (it is pure).
+      const Block &before = n.regions[0], &after = n.regions[1];
+      auto runBefore = [&](const std::vector<Tensor> &vars) {
+        bindArgs(env, before.args, vars);
+        runBlock(before, env);
+      };
+      std::vector<Tensor> final = while_loop(
+          [&](const std::vector<Tensor> &vars) {
+            runBefore(vars);
+            return env[size_t(before.pred)];
+          },
+          [&](const std::vector<Tensor> &vars) {
+            runBefore(vars);
+            bindArgs(env, after.args, collect(env, before.yields));
+            runBlock(after, env);
+            return collect(env, after.yields);
+          },
+          collect(env, n.operands));
+      runBefore(final);
+      bindArgs(env, n.results, collect(env, before.yields));
+      return;
+    }
+    case Node::Type::Kernel:
+      break;
+    }
+    std::vector<Tensor> in = collect(env, n.operands);
+    Tensor &out = env[size_t(n.results[0])];
+    if (n.identity) {
+      out = in[0];
+      return;
+    }
+    if (n.kind == OpKind::StopGradient && freeze != Freeze::Off) {
+      size_t k = counters[&n]++;
+      std::vector<Tensor> &kept = frozen[&n];
+      if (freeze == Freeze::Replay && k < kept.size() &&
+          kept[k].shape() == in[0].shape()) {
+        out = kept[k];
+        return;
+      }
+      out = detail::dispatch(n.kind, in.data(), in.size(), n.attrs);
+      if (freeze == Freeze::Record)
+        kept.push_back(out);
+      return;
+    }
+    OpAttrs attrs = n.attrs;
+    if (promote && (n.kind == OpKind::Cast || n.kind == OpKind::OneHot) &&
+        attrs.dtype == DType::Float32)
+      attrs.dtype = DType::Float64;
+    const std::vector<int64_t> &inShape = in[0].shape();
+    if (n.resolveBroadcast) {
+      int64_t lead = int64_t(attrs.shape.size()) - int64_t(inShape.size());
+      for (size_t i = 0; i < attrs.shape.size(); ++i)
+        if (attrs.shape[i] < 0 && int64_t(i) >= lead)
+          attrs.shape[i] = inShape[size_t(int64_t(i) - lead)];
+    }
+    if (n.resolveReshape) {
+      int64_t known = 1;
+      for (int64_t d : attrs.shape)
+        known *= d < 0 ? 1 : d;
+      for (int64_t &d : attrs.shape)
+        if (d < 0)
+          d = known ? in[0].numel() / known : 0;
+    }
+    out = detail::dispatch(n.kind, in.data(), in.size(), attrs);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Comparing
+//===----------------------------------------------------------------------===//
+
+std::vector<double> toDoubles(const Tensor &t) {
+  Tensor c = t.dtype() == DType::Float64 ? t : cast(t, DType::Float64);
+  return c.to_vector<double>();
+}
+
+bool within(double a, double b, double atol, double rtol) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b);
+  if (std::isinf(a) || std::isinf(b))
+    return a == b;
+  return std::fabs(a - b) <= atol + rtol * std::max(std::fabs(a), std::fabs(b));
+}
+
+double maxAbs(const std::vector<double> &v) {
+  double m = 0;
+  for (double x : v)
+    if (std::isfinite(x))
+      m = std::max(m, std::fabs(x));
+  return m;
+}
+
+std::string fmt(double x) {
+  std::ostringstream os;
+  os.precision(17);
+  os << x;
+  return os.str();
+}
+
+/// sum over float results of reduce_sum(result), in float64.
+Tensor lossOf(const std::vector<Tensor> &outs) {
+  Tensor loss;
+  for (const Tensor &o : outs) {
+    if (!isFloat(o.dtype()))
+      continue;
+    Tensor s =
+        reduce_sum(o.dtype() == DType::Float64 ? o : cast(o, DType::Float64));
+    loss = loss.defined() ? loss + s : s;
+  }
+  return loss;
+}
+
+/// Whether any value of the program is f32 (then gradients carry float32
+/// rounding and get float32 tolerances).
+bool usesFloat32(const std::string &text) {
+  return text.find("f32") != std::string::npos;
+}
+
+template <class F>
+std::vector<Tensor> callWith(F &f, const std::vector<Tensor> &a) {
+  switch (a.size()) {
+  case 1:
+    return f(a[0]);
+  case 2:
+    return f(a[0], a[1]);
+  case 3:
+    return f(a[0], a[1], a[2]);
+  case 4:
+    return f(a[0], a[1], a[2], a[3]);
+  case 5:
+    return f(a[0], a[1], a[2], a[3], a[4]);
+  case 6:
+    return f(a[0], a[1], a[2], a[3], a[4], a[5]);
+  }
+  throw InvalidArgumentError("callWith: too many arguments");
+}
+
+} // namespace
+
+GradResult runGradientDifferential(const GeneratedProgram &program,
+                                   const GradientOptions &options) {
+  GradResult r;
+  auto skip = [&](std::string why) {
+    r.outcome = GradOutcome::Skipped;
+    r.detail = std::move(why);
+    return r;
+  };
+  if (program.special)
+    return skip("special-value program");
+  if (program.args.empty() || program.args.size() > 6)
+    return skip("argument count");
+  std::vector<size_t> floatArgs;
+  for (size_t i = 0; i < program.args.size(); ++i)
+    if (isFloat(program.args[i].dtype()))
+      floatArgs.push_back(i);
+  if (floatArgs.empty())
+    return skip("no float argument");
+  std::string why;
+  std::optional<Program> decoded = decode(program.text, why);
+  if (!decoded)
+    return skip(why);
+  Program &prog = *decoded;
+  try {
+    promoteConstants(prog.body);
+  } catch (const Error &e) {
+    return skip(std::string("constant: ") + e.what());
+  }
+  if (std::none_of(prog.resultDTypes.begin(), prog.resultDTypes.end(), isFloat))
+    return skip("no float result");
+
+  bool f32 = usesFloat32(program.text);
+  // Eager vs compiled: same precision, different kernels (Eigen vs generated
+  // code, polynomial transcendentals), so a few ulps amplified.
+  double rtolEC = f32 ? 1e-3 : 1e-9, atolEC = f32 ? 1e-4 : 1e-10;
+  // Against float64 finite differences: float32 rounding of the program
+  // itself, and the differences' own truncation and rounding.
+  double rtolFD = f32 ? 1e-2 : 1e-5, atolFD = f32 ? 2e-3 : 1e-6;
+
+  // The forward JIT run prints; the forward tester compares prints.
+  set_print_sink([](std::string_view) {});
+  struct RestoreSink {
+    ~RestoreSink() { set_print_sink(nullptr); }
+  } restoreSink;
+
+  std::vector<Tensor> forward, eagerGrads, compiledGrads;
+  Replay replay(prog, /*promote=*/false);
+  std::string stage = "eager replay";
+  try {
+    forward = replay.run(program.args);
+    stage = "JIT forward";
+    jit::CompileOptions co;
+    co.opt_level = options.optLevel;
+    co.fuse = options.fuse;
+    std::vector<Tensor> jitted =
+        jit::CompiledModule::from_source(program.text, co)
+            .call("main", program.args);
+    for (size_t k = 0; k < forward.size() && k < jitted.size(); ++k) {
+      const ResultCheck &c = program.checks[k];
+      std::vector<double> a = toDoubles(forward[k]), b = toDoubles(jitted[k]);
+      if (forward[k].shape() != jitted[k].shape()) {
+        r.outcome = GradOutcome::Disagreed;
+        r.detail = "eager replay vs JIT: result " + std::to_string(k) +
+                   " has shape " + shape_to_string(forward[k].shape()) +
+                   " vs " + shape_to_string(jitted[k].shape());
+        return r;
+      }
+      for (size_t i = 0; i < a.size(); ++i)
+        if (!within(a[i], b[i], c.atol, c.rtol)) {
+          r.outcome = GradOutcome::Disagreed;
+          r.detail = "eager replay vs JIT: result " + std::to_string(k) +
+                     " element " + std::to_string(i) + ": " + fmt(a[i]) +
+                     " vs " + fmt(b[i]);
+          return r;
+        }
+    }
+
+    stage = "eager gradient";
+    {
+      GradientTape tape;
+      std::vector<Tensor> sources;
+      for (size_t i : floatArgs) {
+        tape.watch(program.args[i]);
+        sources.push_back(program.args[i]);
+      }
+      Tensor loss = lossOf(replay.run(program.args));
+      eagerGrads = tape.gradient(loss, sources);
+    }
+
+    stage = "compiled gradient";
+    FunctionOptions fo;
+    fo.opt_level = options.optLevel;
+    fo.fuse = options.fuse;
+    auto compiled = function(
+        [&](const auto &...a) {
+          std::vector<Tensor> all{Tensor(a)...};
+          GradientTape tape;
+          std::vector<Tensor> sources;
+          for (size_t i : floatArgs) {
+            tape.watch(all[i]);
+            sources.push_back(all[i]);
+          }
+          Tensor loss = lossOf(replay.run(all));
+          return tape.gradient(loss, sources);
+        },
+        fo);
+    compiledGrads = callWith(compiled, program.args);
+  } catch (const Error &e) {
+    r.outcome = GradOutcome::Error;
+    r.detail = stage + ": " + e.what();
+    return r;
+  }
+
+  // Eager vs compiled.
+  std::vector<std::vector<double>> ge;
+  bool compareCompiled = !(options.avoidKnownBugs && prog.ifYieldsOuterFloat);
+  if (!compareCompiled)
+    r.notes += "compiled not compared (bug G1); ";
+  for (size_t s = 0; s < floatArgs.size(); ++s) {
+    ge.push_back(toDoubles(eagerGrads[s]));
+    if (!compareCompiled)
+      continue;
+    std::vector<double> gc = toDoubles(compiledGrads[s]);
+    double scale = 1 + maxAbs(ge[s]);
+    for (size_t i = 0; i < ge[s].size(); ++i)
+      if (!within(ge[s][i], gc[i], atolEC * scale, rtolEC)) {
+        r.outcome = GradOutcome::Disagreed;
+        r.detail = "eager vs compiled gradient w.r.t. argument " +
+                   std::to_string(floatArgs[s]) + " element " +
+                   std::to_string(i) + ": " + fmt(ge[s][i]) + " vs " +
+                   fmt(gc[i]);
+        return r;
+      }
+  }
+  if (!options.finiteDifferences)
+    return r;
+  if (options.avoidKnownBugs && prog.floatMod) {
+    r.notes += "no finite differences (bug G2); ";
+    return r;
+  }
+
+  // Finite differences in float64.
+  try {
+    std::vector<Tensor> args64;
+    for (const Tensor &a : program.args)
+      args64.push_back(a.dtype() == DType::Float32 ? cast(a, DType::Float64)
+                                                   : a);
+    Replay wide(prog, /*promote=*/true);
+    wide.freeze = Replay::Freeze::Record;
+    std::vector<Tensor> outs64 = wide.run(args64);
+    // The float64 program must compute what the float32 one does, up to
+    // float32 rounding; otherwise a comparison or loop exit went another way.
+    double sumAbs = 0;
+    for (size_t k = 0; k < outs64.size(); ++k) {
+      std::vector<double> a = toDoubles(forward[k]), b = toDoubles(outs64[k]);
+      bool exact = !isFloat(forward[k].dtype());
+      double tol = exact ? 0 : 1e-3 * (1 + maxAbs(a));
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (!exact && std::isfinite(b[i]))
+          sumAbs += std::fabs(b[i]);
+        if (!within(a[i], b[i], tol, exact ? 0 : 1e-3))
+          r.fdSkipped = true;
+      }
+    }
+    if (r.fdSkipped)
+      return r;
+    wide.freeze = Replay::Freeze::Replay;
+    double l0 = lossOf(outs64).item<double>();
+    // Rounding noise of the float64 loss, divided by the step below.
+    double noise = 1e-13 * (1 + sumAbs);
+    for (size_t s = 0; s < floatArgs.size(); ++s) {
+      const Tensor &x = args64[floatArgs[s]];
+      std::vector<double> xs = x.to_vector<double>();
+      double scale = 1 + maxAbs(ge[s]);
+      for (size_t i = 0; i < xs.size(); ++i) {
+        double h = 1e-4 * std::max(1.0, std::fabs(xs[i]));
+        auto lossAt = [&](double xi) {
+          std::vector<double> moved = xs;
+          moved[i] = xi;
+          std::vector<Tensor> a = args64;
+          a[floatArgs[s]] = from_vector(moved, x.shape());
+          return lossOf(wide.run(a)).item<double>();
+        };
+        double lp = lossAt(xs[i] + h), lm = lossAt(xs[i] - h);
+        double fwd = (lp - l0) / h, bwd = (l0 - lm) / h, fd = (lp - lm) / 2 / h;
+        if (!std::isfinite(fd) || !std::isfinite(ge[s][i]) ||
+            std::fabs(fwd - bwd) > 1e-2 * (1 + std::fabs(fd)) + noise / h) {
+          ++r.fdNonSmooth;
+          continue;
+        }
+        ++r.fdChecked;
+        if (!within(ge[s][i], fd, atolFD * scale + noise / h, rtolFD)) {
+          r.outcome = GradOutcome::Disagreed;
+          r.detail = "gradient vs finite differences w.r.t. argument " +
+                     std::to_string(floatArgs[s]) + " element " +
+                     std::to_string(i) + ": " + fmt(ge[s][i]) + " vs " +
+                     fmt(fd) + " (one-sided " + fmt(fwd) + ", " + fmt(bwd) +
+                     ")";
+          return r;
+        }
+      }
+    }
+  } catch (const Error &e) {
+    r.outcome = GradOutcome::Error;
+    r.detail = std::string("float64 replay: ") + e.what();
+  }
+  return r;
+}
+
+} // namespace tfc::fuzz
