@@ -62,8 +62,9 @@ struct GradResult {
   /// Why it is not Agreed; for Skipped, a short reason usable as a key.
   std::string detail;
   /// Gradient elements compared with finite differences, and those left out
-  /// because L is not differentiable there (its one-sided differences
-  /// disagree: relu/abs/max at a tie, a comparison or loop exit flipping).
+  /// because L is not differentiable there: a perturbation changes an
+  /// integer or bool value (a comparison, cast, argmax or loop exit flips),
+  /// or the one-sided differences disagree (relu/abs/max at a tie).
   int fdChecked = 0, fdNonSmooth = 0;
   /// Finite differences not run: the float64 program's results differ from
   /// the float32 ones beyond float32 rounding (it takes another path).
