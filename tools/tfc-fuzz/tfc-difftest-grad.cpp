@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
     std::signal(sig, onCrash);
 
   unsigned agreed = 0, disagreed = 0, errors = 0, skipped = 0, fdSkipped = 0,
-           knownG1 = 0, knownG2 = 0;
+           knownG1 = 0, knownG2 = 0, knownG3 = 0;
   long fdChecked = 0, fdNonSmooth = 0;
   std::map<std::string, unsigned> skipReasons;
   auto start = std::chrono::steady_clock::now();
@@ -106,6 +106,7 @@ int main(int argc, char **argv) {
     fdSkipped += r.fdSkipped;
     knownG1 += r.notes.find("G1") != std::string::npos;
     knownG2 += r.notes.find("G2") != std::string::npos;
+    knownG3 += r.knownG3 > 0;
     switch (r.outcome) {
     case GradOutcome::Agreed:
       ++agreed;
@@ -155,7 +156,7 @@ int main(int argc, char **argv) {
                << fdSkipped << " programs without finite differences (float64 "
                << "path differs); known bugs left out: eager vs compiled in "
                << knownG1 << " (G1), finite differences in " << knownG2
-               << " (G2)";
+               << " (G2), NaN elements in " << knownG3 << " (G3)";
   if (verbose)
     llvm::outs() << " (" << llvm::format("%.1f", seconds) << " s)";
   llvm::outs() << "\n";

@@ -121,4 +121,57 @@ TEST(GradDiffRegression, DISABLED_ModHasAGradient) {
             (std::vector<double>{1.0, 1.0}));
 }
 
+// Bug G3 (open; seed 100740): a traced while_loop whose body computes
+// something from a tensor captured from outside but never uses the result.
+// The true gradient takes nothing through the capture; compiled, the
+// capture gets a zero adjoint that flows through sqrt's rule at 0
+// (0 * 1/(2 sqrt(0)) = 0 * inf = NaN), so d/dx is NaN where eagerly it is
+// 2. (The seed reached it through pow(x, 0) at x = 0, whose rule gives
+// y x^(y-1) = 0 * inf too.)
+Tensor loopWithDeadUseOfACapture(const Tensor &x) {
+  Tensor s = sqrt(x);
+  V r = while_loop([](const V &v) { return v[0] < 1; },
+                   [&](const V &v) {
+                     Tensor unused = s * 2.0;
+                     (void)unused;
+                     return V{v[0] + 1, v[1] * 2.0};
+                   },
+                   {constant(0), x});
+  return r[1];
+}
+
+TEST(GradDiffRegression, LoopWithDeadUseOfACaptureEager) {
+  EXPECT_EQ(eagerGrad(loopWithDeadUseOfACapture, constant({0.0, 1.0}))
+                .to_vector<double>(),
+            (std::vector<double>{2.0, 2.0}));
+}
+
+TEST(GradDiffRegression, DISABLED_LoopWithDeadUseOfACaptureCompiled) {
+  EXPECT_EQ(compiledGrad(loopWithDeadUseOfACapture, constant({0.0, 1.0}))
+                .to_vector<double>(),
+            (std::vector<double>{2.0, 2.0}));
+}
+
+// The same with the capture used only in the loop's condition.
+Tensor loopConditionUsesACapture(const Tensor &x) {
+  Tensor s = sqrt(x);
+  V r = while_loop(
+      [&](const V &v) {
+        Tensor unused = reduce_sum(s);
+        (void)unused;
+        return v[0] < 1;
+      },
+      [&](const V &v) {
+        return V{v[0] + 1, v[1] * 2.0};
+      },
+      {constant(0), x});
+  return r[1];
+}
+
+TEST(GradDiffRegression, DISABLED_LoopConditionUsesACaptureCompiled) {
+  EXPECT_EQ(compiledGrad(loopConditionUsesACapture, constant({0.0, 1.0}))
+                .to_vector<double>(),
+            (std::vector<double>{2.0, 2.0}));
+}
+
 } // namespace
