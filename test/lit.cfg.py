@@ -14,6 +14,9 @@ config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP", "ASAN_OPTIONS",
                                      "UBSAN_OPTIONS", "LSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
+# The JIT's persistent compile cache: never the user's real cache directory.
+config.environment["TFC_CACHE_DIR"] = os.path.join(config.tfc_obj_root, "test",
+                                                   "tfc-cache")
 # `not` and FileCheck live in the installed LLVM's bin dir; put it on PATH so
 # they are found anywhere in a RUN line, not only after a pipe.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

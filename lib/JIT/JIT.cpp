@@ -12,13 +12,13 @@
 #include "tfc/JIT/JIT.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/InitAllDialects.h"
+#include "tfc/JIT/CompileCache.h"
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/runtime/Allocator.h"
 #include "tfc/runtime/Error.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -27,9 +27,18 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -50,7 +59,10 @@ using namespace ::tfc::jit;
 
 namespace {
 /// First failed tfc.assert of the current call on this thread.
-thread_local std::string *pendingAssert = nullptr;
+// Initial-exec: read twice per call; the default model in libtfc.so would
+// call __tls_get_addr each time.
+[[gnu::tls_model("initial-exec")]] thread_local std::string *pendingAssert =
+    nullptr;
 } // namespace
 
 extern "C" {
@@ -227,10 +239,123 @@ std::once_flag nativeTargetOnce;
 } // namespace
 
 //===----------------------------------------------------------------------===//
+// ORC: packed wrappers, linking an object
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// For each public function `f`, defines `_mlir_f(void **args)` that loads
+/// each argument through `args[i]` and stores the result through
+/// `args[n]`: the calling convention of callInto (and of
+/// mlir::ExecutionEngine's packed functions).
+void addPackedWrappers(
+    llvm::Module &module,
+    const std::map<std::string, FunctionSignature, std::less<>> &functions) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::IRBuilder<> builder(ctx);
+  for (const auto &entry : functions) {
+    llvm::Function *fn = module.getFunction(entry.first);
+    if (!fn || fn->isDeclaration())
+      continue;
+    auto *type =
+        llvm::FunctionType::get(builder.getVoidTy(), builder.getPtrTy(), false);
+    auto *wrapper =
+        llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                               "_mlir_" + entry.first, module);
+    builder.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+    llvm::Value *list = wrapper->arg_begin();
+    llvm::SmallVector<llvm::Value *, 16> args;
+    for (auto [i, arg] : llvm::enumerate(fn->args())) {
+      llvm::Value *slot =
+          builder.CreateConstGEP1_64(builder.getPtrTy(), list, i);
+      llvm::Value *ptr = builder.CreateLoad(builder.getPtrTy(), slot);
+      args.push_back(builder.CreateLoad(arg.getType(), ptr));
+    }
+    llvm::Value *result = builder.CreateCall(fn, args);
+    if (!result->getType()->isVoidTy()) {
+      llvm::Value *slot =
+          builder.CreateConstGEP1_64(builder.getPtrTy(), list, fn->arg_size());
+      builder.CreateStore(result, builder.CreateLoad(builder.getPtrTy(), slot));
+    }
+    builder.CreateRetVoid();
+  }
+}
+
+/// Runtime functions compiled code calls, by symbol name.
+llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
+  llvm::orc::SymbolMap map;
+  auto add = [&](const char *name, void *fn) {
+    map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                           llvm::JITSymbolFlags::Exported};
+  };
+  add("_mlir_memref_to_llvm_alloc", reinterpret_cast<void *>(&mlirAlloc));
+  add("_mlir_memref_to_llvm_aligned_alloc",
+      reinterpret_cast<void *>(&mlirAlignedAlloc));
+  add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&mlirFree));
+  add("tfc_rt_assert", reinterpret_cast<void *>(&tfcAssert));
+  add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
+  ::tfc::jit::detail::registerPrintSymbols(map, interner);
+  return map;
+}
+
+/// A fresh LLJIT holding `object`, linked against the runtime symbols and
+/// the process, with every function's `packed` pointer resolved. Null (with
+/// `error` set) when anything fails; `functions` are then left unresolved.
+std::unique_ptr<llvm::orc::LLJIT>
+linkObject(const llvm::orc::JITTargetMachineBuilder &jtmb,
+           const llvm::DataLayout &layout,
+           std::unique_ptr<llvm::MemoryBuffer> object,
+           std::map<std::string, FunctionSignature, std::less<>> &functions,
+           std::string &error) {
+  auto fail = [&](llvm::Error err) -> std::unique_ptr<llvm::orc::LLJIT> {
+    error = llvm::toString(std::move(err));
+    return nullptr;
+  };
+  auto jit =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(jtmb)
+          .setDataLayout(layout)
+          .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession &es) {
+            return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                es, [](const llvm::MemoryBuffer &) {
+                  return std::make_unique<llvm::SectionMemoryManager>();
+                });
+          })
+          .create();
+  if (!jit)
+    return fail(jit.takeError());
+  llvm::orc::JITDylib &mainDylib = (*jit)->getMainJITDylib();
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      layout.getGlobalPrefix());
+  if (!process)
+    return fail(process.takeError());
+  mainDylib.addGenerator(std::move(*process));
+  llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(), layout);
+  if (auto err = mainDylib.define(
+          llvm::orc::absoluteSymbols(runtimeSymbols(interner))))
+    return fail(std::move(err));
+  if (auto err = (*jit)->addObjectFile(std::move(object)))
+    return fail(std::move(err));
+  if (auto err = (*jit)->initialize(mainDylib))
+    return fail(std::move(err));
+  for (auto &[name, sig] : functions) {
+    auto addr = (*jit)->lookup("_mlir_" + name);
+    if (!addr)
+      return fail(addr.takeError());
+    sig.packed = addr->toPtr<void (*)(void **)>();
+  }
+  return std::move(*jit);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // Compile
 //===----------------------------------------------------------------------===//
 
-CompiledModule::Impl::~Impl() = default;
+CompiledModule::Impl::~Impl() {
+  // Run the module's global destructors (if any), as ExecutionEngine does.
+  if (jit)
+    llvm::consumeError(jit->deinitialize(jit->getMainJITDylib()));
+}
 
 std::shared_ptr<CompiledModule::Impl>
 CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
@@ -305,6 +430,10 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     if (auto written = fn->getAttrOfType<DenseI64ArrayAttr>("tfc.written_vars"))
       sig.writtenVars.assign(written.asArrayRef().begin(),
                              written.asArrayRef().end());
+    for (const auto &a : sig.args)
+      sig.argWords += 3 + 2 * a.shape.size();
+    for (const auto &r : sig.results)
+      sig.resultWords += 3 + 2 * r.shape.size();
     impl->functionNames.push_back(sig.name);
     impl->functions.emplace(sig.name, std::move(sig));
   }
@@ -340,52 +469,88 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   if (!tm)
     throw fail("cannot create a target machine: " +
                llvm::toString(tm.takeError()));
-  auto optimize = makeOptimizingTransformer(opt, 0, tm->get());
-  std::string *llvmText = &impl->stages["llvm"];
-  auto transformer = [&](llvm::Module *m) -> llvm::Error {
-    if (auto err = optimize(m))
-      return err;
-    llvm::raw_string_ostream os(*llvmText);
-    m->print(os, nullptr);
-    return llvm::Error::success();
-  };
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(opt);
-  engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
-  auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
-  if (!engine) {
-    std::string err = llvm::toString(engine.takeError());
-    throw fail("LLVM JIT compilation failed: " + err);
-  }
-  impl->engine = std::move(*engine);
-  impl->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap map;
-    auto add = [&](const char *name, void *fn) {
-      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
-                             llvm::JITSymbolFlags::Exported};
-    };
-    add("_mlir_memref_to_llvm_alloc", reinterpret_cast<void *>(&mlirAlloc));
-    add("_mlir_memref_to_llvm_aligned_alloc",
-        reinterpret_cast<void *>(&mlirAlignedAlloc));
-    add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&mlirFree));
-    add("tfc_rt_assert", reinterpret_cast<void *>(&tfcAssert));
-    add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
-    ::tfc::jit::detail::registerPrintSymbols(map, interner);
-    return map;
-  });
-  impl->engine->initialize();
-  dumpStage(dumpDir, 3, "llvm", *llvmText);
 
-  for (auto &[name, sig] : impl->functions) {
-    auto fn = impl->engine->lookupPacked(name);
-    if (!fn) {
-      std::string err = llvm::toString(fn.takeError());
-      throw CompileError("function @" + name + " not found after JIT: " + err);
-    }
-    sig.packed = *fn;
+  auto llvmContext = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, *llvmContext);
+  if (!llvmModule)
+    throw fail("translating the LLVM dialect to LLVM IR failed");
+  llvmModule->setDataLayout((*tm)->createDataLayout());
+  llvmModule->setTargetTriple((*tm)->getTargetTriple());
+  addPackedWrappers(*llvmModule, impl->functions);
+
+  // The cache key: everything the object code depends on.
+  std::string cacheDir = cache::resolveDir(options);
+  cache::Key key{};
+  std::string unoptimized;
+  if (!cacheDir.empty()) {
+    llvm::raw_string_ostream os(unoptimized);
+    llvmModule->print(os, nullptr);
+    llvm::BLAKE3 hasher;
+    auto field = [&](llvm::StringRef s) {
+      uint64_t n = s.size();
+      hasher.update(llvm::ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(&n), sizeof(n)));
+      hasher.update(s);
+    };
+    field("tfc-object-cache-v1");
+    field(TFC_VERSION_STRING);
+    field(LLVM_VERSION_STRING);
+    field((*tm)->getTargetTriple().str());
+    field((*tm)->getTargetCPU());
+    field((*tm)->getTargetFeatureString());
+    field(std::to_string(opt));
+    field(unoptimized);
+    key = hasher.final<32>();
   }
+
+  std::string &llvmText = impl->stages["llvm"];
+  std::unique_ptr<llvm::MemoryBuffer> cached;
+  if (!cacheDir.empty())
+    cached = cache::load(cacheDir, key);
+  if (cached) {
+    // Link the cached object; an object that does not link (truncated in a
+    // way the digest missed, or built against other runtime symbols) is
+    // rejected and compiled afresh below.
+    std::string err;
+    impl->jit = linkObject(*jtmb, (*tm)->createDataLayout(), std::move(cached),
+                           impl->functions, err);
+    if (impl->jit) {
+      cache::noteHit();
+      impl->fromCache = true;
+      llvmText = "; tfc: object code loaded from the compile cache (" +
+                 cache::entryPath(cacheDir, key) +
+                 "); LLVM optimisation and code generation were skipped.\n"
+                 "; The LLVM IR below is before optimisation.\n" +
+                 unoptimized;
+    } else {
+      cache::noteRejected();
+    }
+  }
+  if (!impl->jit) {
+    if (!cacheDir.empty())
+      cache::noteMiss();
+    auto optimize = makeOptimizingTransformer(opt, 0, tm->get());
+    if (auto err = optimize(llvmModule.get()))
+      throw fail("LLVM optimisation failed: " + llvm::toString(std::move(err)));
+    {
+      llvm::raw_string_ostream os(llvmText);
+      llvmModule->print(os, nullptr);
+    }
+    llvm::orc::SimpleCompiler compiler(**tm);
+    auto object = compiler(*llvmModule);
+    if (!object)
+      throw fail("LLVM code generation failed: " +
+                 llvm::toString(object.takeError()));
+    if (!cacheDir.empty())
+      cache::store(cacheDir, key, (*object)->getBuffer());
+    std::string err;
+    impl->jit = linkObject(*jtmb, (*tm)->createDataLayout(), std::move(*object),
+                           impl->functions, err);
+    if (!impl->jit)
+      throw fail("LLVM JIT linking failed: " + err);
+  }
+  dumpStage(dumpDir, 3, "llvm", llvmText);
   return impl;
 }
 
@@ -394,8 +559,6 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-void freeAdopted(void *, void *ptr, size_t) { tfc_rt_free(ptr); }
-
 std::string sigShape(const std::vector<int64_t> &shape) {
   std::string s = "(";
   for (size_t i = 0; i < shape.size(); ++i) {
@@ -416,16 +579,15 @@ CompiledModule::Impl::lookup(std::string_view name) const {
 }
 
 void CompiledModule::Impl::callInto(const FunctionSignature &fn,
-                                    const Tensor *args, size_t n,
-                                    std::vector<Tensor> &results,
-                                    bool validated) const {
+                                    const Tensor *const *args, size_t n,
+                                    Tensor *results, bool validated) const {
   if (!validated) {
     if (n != fn.args.size())
       throw InvalidArgumentError("call @" + fn.name + ": expected " +
                                  std::to_string(fn.args.size()) +
                                  " arguments, got " + std::to_string(n));
     for (size_t i = 0; i < n; ++i) {
-      const Tensor &t = args[i];
+      const Tensor &t = *args[i];
       const TensorSignature &s = fn.args[i];
       if (!t.defined() || t.is_symbolic())
         throw InvalidArgumentError("call @" + fn.name + ": argument " +
@@ -442,40 +604,47 @@ void CompiledModule::Impl::callInto(const FunctionSignature &fn,
             " " + shape_to_string(t.shape()));
     }
   }
-  // Expanded descriptor fields, one 8-byte word each.
-  size_t argWords = 0;
-  for (const auto &s : fn.args)
-    argWords += 3 + 2 * s.shape.size();
-  size_t resWords = 0;
-  for (const auto &s : fn.results)
-    resWords += 3 + 2 * s.shape.size();
-  llvm::SmallVector<int64_t, 64> words(argWords);
-  llvm::SmallVector<void *, 64> packed;
-  packed.reserve(argWords + 1);
-  size_t w = 0;
+  // Expanded descriptor fields, one 8-byte word each, on the stack for all
+  // but very wide signatures; `packed` points at each argument word and then
+  // at the result descriptors.
+  llvm::SmallVector<int64_t, 160> words;
+  words.resize_for_overwrite(fn.argWords + fn.resultWords);
+  llvm::SmallVector<void *, 128> packed;
+  packed.resize_for_overwrite(fn.argWords + 1);
+  int64_t *w = words.data();
+  void **p = packed.data();
   for (size_t i = 0; i < n; ++i) {
-    const Tensor &t = args[i];
-    // Empty tensors may have no storage; any non-null pointer will do since
-    // nothing is read.
-    void *data = t.numel() ? t.raw_data() : reinterpret_cast<void *>(64);
-    const auto &shape = t.shape();
+    // The handle's fields directly: this runs for every argument of every
+    // call, and the signature already matched.
+    const ::tfc::detail::TensorImpl *t = args[i]->unsafe_impl();
+    void *data = t->data;
+    if (!data) {
+      // Empty tensors may have no storage; any non-null pointer will do
+      // since nothing is read. A symbolic tensor (one kept from a trace) has
+      // no data either and must not reach compiled code.
+      if (t->numel != 0 || t->symbolic)
+        throw InvalidArgumentError("call @" + fn.name + ": argument " +
+                                   std::to_string(i) +
+                                   " is not a concrete tensor");
+      data = reinterpret_cast<void *>(64);
+    }
+    const auto &shape = t->shape;
     int64_t r = static_cast<int64_t>(shape.size());
-    words[w] = reinterpret_cast<int64_t>(data);
-    words[w + 1] = reinterpret_cast<int64_t>(data);
-    words[w + 2] = 0;
+    w[0] = reinterpret_cast<int64_t>(data);
+    w[1] = reinterpret_cast<int64_t>(data);
+    w[2] = 0;
     int64_t stride = 1;
     for (int64_t d = r - 1; d >= 0; --d) {
-      words[w + 3 + d] = shape[d];
-      words[w + 3 + r + d] = stride;
+      w[3 + d] = shape[d];
+      w[3 + r + d] = stride;
       stride *= shape[d];
     }
-    for (size_t k = 0; k < 3 + 2 * (size_t)r; ++k)
-      packed.push_back(&words[w + k]);
+    for (int64_t k = 0; k < 3 + 2 * r; ++k)
+      *p++ = w + k;
     w += 3 + 2 * r;
   }
-  llvm::SmallVector<int64_t, 32> resultWords(resWords);
-  if (resWords)
-    packed.push_back(resultWords.data());
+  int64_t *resultWords = words.data() + fn.argWords;
+  *p = resultWords;
 
   std::string *previous = pendingAssert;
   pendingAssert = nullptr;
@@ -485,37 +654,51 @@ void CompiledModule::Impl::callInto(const FunctionSignature &fn,
 
   // Adopt results (freeing them again if the call failed). Results that
   // share one allocation share one Storage.
-  results.clear();
-  results.reserve(fn.results.size());
-  llvm::SmallDenseMap<void *, Storage *, 4> seen;
-  size_t r = 0;
-  for (const auto &s : fn.results) {
-    auto *desc = reinterpret_cast<char **>(&resultWords[r]);
-    void *allocated = desc[0];
-    char *aligned = desc[1];
-    int64_t offset = resultWords[r + 2];
+  size_t numResults = fn.results.size();
+  int64_t *r = resultWords;
+  for (size_t i = 0; i < numResults; ++i) {
+    const TensorSignature &s = fn.results[i];
+    void *allocated = reinterpret_cast<void *>(r[0]);
+    char *aligned = reinterpret_cast<char *>(r[1]);
+    int64_t offset = r[2];
     size_t rank = s.shape.size();
-    std::vector<int64_t> shape(resultWords.begin() + r + 3,
-                               resultWords.begin() + r + 3 + rank);
+    std::vector<int64_t> shape(r + 3, r + 3 + rank);
     r += 3 + 2 * rank;
-    Storage *storage;
-    auto it = seen.find(allocated);
-    if (it != seen.end()) {
-      storage = it->second;
-      storage->retain();
-    } else {
-      size_t bytes =
-          static_cast<size_t>(shape_numel(shape)) * dtype_size(s.dtype);
-      storage = Storage::adopt(allocated, bytes, &freeAdopted, nullptr);
-      seen[allocated] = storage;
+    size_t elem = dtype_size(s.dtype);
+    char *data = aligned + offset * static_cast<int64_t>(elem);
+    Storage *storage = nullptr;
+    for (size_t j = 0; j < i && !storage; ++j)
+      if (results[j].storage() && results[j].storage()->data() == allocated)
+        storage = results[j].storage();
+    if (storage) {
+      results[i] =
+          Tensor::from_storage(s.dtype, std::move(shape), storage, data);
+      continue;
     }
-    results.push_back(Tensor::from_storage(
-        s.dtype, std::move(shape), storage,
-        aligned + offset * static_cast<int64_t>(dtype_size(s.dtype))));
-    storage->release(); // from_storage retained it
+    if (size_t capacity = allocator::block_capacity(allocated)) {
+      // A fresh block of the runtime's allocator (the usual case): the
+      // Storage lives in the block's header, so adopting allocates nothing.
+      try {
+        storage = Storage::adopt_allocated(allocated, capacity);
+      } catch (const Error &) {
+        storage = nullptr; // Already owned by a tensor (an argument): copy.
+      }
+    }
+    if (storage) {
+      results[i] =
+          Tensor::from_storage(s.dtype, std::move(shape), storage, data);
+      storage->release(); // from_storage retained it
+      continue;
+    }
+    // Not ours to own (a constant global, or an argument's buffer): copy.
+    Tensor copy = Tensor::empty(s.dtype, std::move(shape));
+    if (size_t bytes = copy.nbytes())
+      std::memcpy(copy.raw_data(), data, bytes);
+    results[i] = std::move(copy);
   }
   if (failure) {
-    results.clear();
+    for (size_t i = 0; i < numResults; ++i)
+      results[i] = Tensor();
     throw RuntimeError(*failure);
   }
 }
@@ -527,8 +710,12 @@ CompiledModule::Impl::call(std::string_view name,
   if (!fn)
     throw InvalidArgumentError("call: no public function @" +
                                std::string(name) + " in the compiled module");
-  std::vector<Tensor> results;
-  callInto(*fn, args.data(), args.size(), results, /*validated=*/false);
+  llvm::SmallVector<const Tensor *, 16> pointers;
+  for (const Tensor &t : args)
+    pointers.push_back(&t);
+  std::vector<Tensor> results(fn->results.size());
+  callInto(*fn, pointers.data(), pointers.size(), results.data(),
+           /*validated=*/false);
   return results;
 }
 
@@ -570,6 +757,8 @@ CompiledModule CompiledModule::from_file(const std::string &path,
                    std::istreambuf_iterator<char>());
   return from_source(text, options);
 }
+
+bool CompiledModule::from_cache() const { return impl_->fromCache; }
 
 std::vector<std::string> CompiledModule::functions() const {
   return impl_->functionNames;

@@ -23,6 +23,7 @@
 #include "mlir/IR/Verifier.h"
 
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -99,8 +100,8 @@ public:
     module = mlir::ModuleOp::create(builder.getUnknownLoc());
     builder.setInsertionPointToEnd(module->getBody());
     llvm::SmallVector<mlir::Type> inputs;
-    for (const Tensor &t : args.tensors)
-      inputs.push_back(tensorType(ctx, t.dtype(), t.shape()));
+    for (const Tensor *t : args.tensors)
+      inputs.push_back(tensorType(ctx, t->dtype(), t->shape()));
     func = mlir::func::FuncOp::create(builder, builder.getUnknownLoc(),
                                       name.empty() ? "fn" : name,
                                       builder.getFunctionType(inputs, {}));
@@ -795,34 +796,50 @@ private:
 // CallArgs
 //===----------------------------------------------------------------------===//
 
-void CallArgs::add(const Tensor &t) {
-  if (!t.defined())
-    throw InvalidArgumentError("tfc::function: argument " +
-                               std::to_string(tensors.size()) +
-                               " is an undefined tensor");
-  key += 't';
-  key += static_cast<char>(t.dtype());
-  key += static_cast<char>(t.rank());
-  key.append(reinterpret_cast<const char *>(t.shape().data()),
-             t.shape().size() * sizeof(int64_t));
-  tensors.push_back(t);
-}
-
-void CallArgs::add(const Variable &v) {
-  key += 'v';
-  uint64_t id = v.id();
-  key.append(reinterpret_cast<const char *>(&id), sizeof(id));
-  variables.push_back(v.state());
+void CallArgs::undefined_argument() const {
+  throw InvalidArgumentError("tfc::function: argument " +
+                             std::to_string(tensors.size()) +
+                             " is an undefined tensor");
 }
 
 //===----------------------------------------------------------------------===//
 // FunctionCore
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// One signature in a function's cache. Immutable once inserted (and never
+/// erased), so a pointer to it may be read without the lock.
+struct CacheEntry {
+  std::vector<uint64_t> key;
+  ConcreteFunction *fn;
+
+  static uint64_t hash(const uint64_t *words, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; ++i) {
+      h = (h ^ words[i]) * 0x100000001b3ull;
+      h ^= h >> 32;
+    }
+    return h;
+  }
+
+  bool matches(const CallArgs &args) const {
+    return key.size() == args.key.size() &&
+           std::memcmp(key.data(), args.key.data(),
+                       key.size() * sizeof(uint64_t)) == 0;
+  }
+};
+} // namespace
+
 struct FunctionCore::Impl {
   FunctionOptions options;
   std::mutex mutex;
-  std::unordered_map<std::string, std::unique_ptr<ConcreteFunction>> cache;
+  /// Keyed by CacheEntry::hash of the key; node-based, so entries never
+  /// move.
+  std::unordered_multimap<uint64_t, CacheEntry> cache;
+  std::vector<std::unique_ptr<ConcreteFunction>> functions;
+  /// The entry of the latest hit: a call repeating the previous signature
+  /// (the common case) is found without the lock or a hash lookup.
+  std::atomic<const CacheEntry *> last{nullptr};
   std::atomic<int> tracingCount{0};
   std::shared_ptr<jit::CompiledModule::Impl> latest;
 };
@@ -833,9 +850,18 @@ FunctionCore::FunctionCore(FunctionOptions options) : impl(new Impl) {
 FunctionCore::~FunctionCore() = default;
 
 ConcreteFunction *FunctionCore::lookup(const CallArgs &args) {
+  const CacheEntry *last = impl->last.load(std::memory_order_acquire);
+  if (last && last->matches(args))
+    return last->fn;
   std::lock_guard<std::mutex> lock(impl->mutex);
-  auto it = impl->cache.find(args.key);
-  return it == impl->cache.end() ? nullptr : it->second.get();
+  auto [begin, end] = impl->cache.equal_range(
+      CacheEntry::hash(args.key.data(), args.key.size()));
+  for (auto it = begin; it != end; ++it)
+    if (it->second.matches(args)) {
+      impl->last.store(&it->second, std::memory_order_release);
+      return it->second.fn;
+    }
+  return nullptr;
 }
 
 TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
@@ -890,27 +916,32 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
   ++impl->tracingCount;
   impl->latest = concrete->module;
   ConcreteFunction *raw = concrete.get();
-  impl->cache[args.key] = std::move(concrete);
+  impl->functions.push_back(std::move(concrete));
+  auto it = impl->cache.emplace(
+      CacheEntry::hash(args.key.data(), args.key.size()),
+      CacheEntry{std::vector<uint64_t>(args.key.begin(), args.key.end()), raw});
+  impl->last.store(&it->second, std::memory_order_release);
   return raw;
 }
 
-std::vector<Tensor> FunctionCore::run(ConcreteFunction &fn,
-                                      const CallArgs &args) {
+void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
+                       CallResults &results) {
   const jit::FunctionSignature &sig = *fn.signature;
-  llvm::SmallVector<Tensor, 8> inputs(args.tensors.begin(), args.tensors.end());
+  llvm::SmallVector<const Tensor *, 32> inputs(args.tensors.begin(),
+                                               args.tensors.end());
   for (const auto &var : fn.variables)
-    inputs.push_back(var->value);
-  std::vector<Tensor> results;
-  fn.module->callInto(sig, inputs.data(), inputs.size(), results,
+    inputs.push_back(&var->value);
+  results.resize(sig.results.size());
+  fn.module->callInto(sig, inputs.data(), inputs.size(), results.data(),
                       /*validated=*/true); // the cache key checked them
   // Commit variable writes only now that the call has succeeded.
+  Tensor *out = results.data();
   for (size_t i = 0; i < sig.writtenVars.size(); ++i) {
     size_t varIndex =
         static_cast<size_t>(sig.writtenVars[i]) - fn.numTensorArgs;
-    fn.variables[varIndex]->value = std::move(results[fn.numUserResults + i]);
+    fn.variables[varIndex]->value = std::move(out[fn.numUserResults + i]);
   }
   results.resize(fn.numUserResults);
-  return results;
 }
 
 int FunctionCore::tracing_count() const { return impl->tracingCount; }

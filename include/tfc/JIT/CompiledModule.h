@@ -11,6 +11,7 @@
 
 #include "tfc/runtime/Tensor.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,7 +32,27 @@ struct CompileOptions {
   std::string dump_dir;
   /// Fuse elementwise producers into consumers (on by default).
   bool fuse = true;
+  /// Persistent compile cache: object code kept on disk, keyed by the LLVM
+  /// IR, target, opt level and versions, so that a later process compiling
+  /// the same module skips LLVM optimisation and code generation.
+  bool cache = true;
+  /// The cache's directory; empty: default_compile_cache_dir().
+  std::string cache_dir;
 };
+
+/// $TFC_CACHE_DIR when set (set but empty: "", the cache is off), else
+/// $XDG_CACHE_HOME/tfc, else $HOME/.cache/tfc.
+std::string default_compile_cache_dir();
+
+/// Process-wide counters of the persistent compile cache.
+struct CompileCacheStats {
+  uint64_t hits = 0;     ///< Compiles that loaded object code from disk.
+  uint64_t misses = 0;   ///< Compiles that ran LLVM (cache on, no entry).
+  uint64_t stores = 0;   ///< Entries written.
+  uint64_t rejected = 0; ///< Entries found corrupt or unusable (recompiled).
+  uint64_t write_errors = 0; ///< Entries that could not be written.
+};
+CompileCacheStats compile_cache_stats();
 
 class CompiledModule {
 public:
@@ -49,8 +70,13 @@ public:
   std::vector<Tensor> call(std::string_view function,
                            const std::vector<Tensor> &args) const;
   /// IR at a stage: "tfc" (as given), "optimized" (tfc lowered to linalg on
-  /// tensors, after fusion), "llvm-dialect", "llvm" (LLVM IR after -O).
+  /// tensors, after fusion), "llvm-dialect", "llvm" (LLVM IR after -O; when
+  /// the object code came from the compile cache, a note and the LLVM IR
+  /// before -O, since optimisation was skipped).
   std::string ir(std::string_view stage) const;
+
+  /// True when the object code was loaded from the persistent cache.
+  bool from_cache() const;
 
   class Impl;
   explicit CompiledModule(std::shared_ptr<Impl> impl);

@@ -1,7 +1,8 @@
 //===- JIT.h - Compile a tfc module and call it (MLIR side) -----*- C++ -*-===//
 //
 // The MLIR-facing half of the JIT: lowering a ModuleOp through the CPU
-// pipeline, ORC compilation through mlir::ExecutionEngine, and calling the
+// pipeline, ORC compilation (LLJIT, with the persistent object cache of
+// CompileCache.h), and calling the
 // result with runtime tensors passed as memref descriptors.
 //
 //===----------------------------------------------------------------------===//
@@ -19,8 +20,8 @@
 #include <string>
 #include <vector>
 
-namespace mlir {
-class ExecutionEngine;
+namespace llvm::orc {
+class LLJIT;
 }
 
 namespace tfc::jit {
@@ -37,6 +38,10 @@ struct FunctionSignature {
   /// variable written, in the order its final value follows the results.
   std::vector<int64_t> writtenVars;
   void (*packed)(void **) = nullptr;
+  /// Expanded memref descriptor words (3 + 2 * rank per tensor) of all
+  /// arguments and of all results: the call's scratch sizes, fixed per
+  /// signature.
+  size_t argWords = 0, resultWords = 0;
 };
 
 /// Maps an MLIR element type to a DType; false if unsupported.
@@ -52,15 +57,21 @@ public:
   std::vector<Tensor> call(std::string_view name,
                            const std::vector<Tensor> &args) const;
   const FunctionSignature *lookup(std::string_view name) const;
-  /// Calls a looked-up function; `args` already validated by the caller when
-  /// `validated` (the traced-function fast path).
-  void callInto(const FunctionSignature &fn, const Tensor *args, size_t n,
-                std::vector<Tensor> &results, bool validated) const;
+  /// Calls a looked-up function on `n` tensors and writes its results into
+  /// `results[0 .. fn.results.size())`. `args` were already validated by
+  /// the caller when `validated` (the traced-function fast path, whose
+  /// signature key checked them). Allocates nothing on the heap besides the
+  /// results' shapes.
+  void callInto(const FunctionSignature &fn, const Tensor *const *args,
+                size_t n, Tensor *results, bool validated) const;
 
   std::vector<std::string> functionNames;
   std::map<std::string, FunctionSignature, std::less<>> functions;
   std::map<std::string, std::string, std::less<>> stages;
-  std::unique_ptr<mlir::ExecutionEngine> engine;
+  /// Owns the linked object code; `packed` pointers live as long as it.
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  /// The object code came from the persistent compile cache.
+  bool fromCache = false;
 };
 
 /// The MLIRContext used by the JIT and the tracer: every dialect and

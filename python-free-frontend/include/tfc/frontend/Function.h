@@ -53,25 +53,101 @@ struct TraceSessionDeleter {
 };
 using TraceSessionPtr = std::unique_ptr<TraceSession, TraceSessionDeleter>;
 
-/// The arguments of one call, flattened: the cache key, the tensors (in
-/// argument order) and the variables passed.
-struct CallArgs {
-  std::string key;
-  std::vector<Tensor> tensors;
-  std::vector<std::shared_ptr<VariableState>> variables;
+/// A vector of trivially copyable T keeping its first N elements inline, so
+/// the per-call buffers of a traced call do not touch the heap.
+template <class T, size_t N> class InlineVector {
+  static_assert(std::is_trivially_copyable_v<T>);
 
-  void add(const Tensor &t);
-  void add(const Variable &v);
+public:
+  InlineVector() = default;
+  InlineVector(const InlineVector &) = delete;
+  InlineVector &operator=(const InlineVector &) = delete;
+
+  void push_back(T v) {
+    if (size_ == capacity_) [[unlikely]]
+      grow();
+    data_[size_++] = v;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const T *data() const { return data_; }
+  const T *begin() const { return data_; }
+  const T *end() const { return data_ + size_; }
+  const T &operator[](size_t i) const { return data_[i]; }
+
+private:
+  void grow() {
+    auto bigger = std::make_unique<T[]>(capacity_ * 2);
+    std::memcpy(bigger.get(), data_, size_ * sizeof(T));
+    heap_ = std::move(bigger);
+    data_ = heap_.get();
+    capacity_ *= 2;
+  }
+  T inline_[N];
+  T *data_ = inline_;
+  size_t size_ = 0, capacity_ = N;
+  std::unique_ptr<T[]> heap_;
+};
+
+/// The arguments of one call, flattened: the cache key (words describing
+/// each argument) and pointers to the tensor arguments (alive for the whole
+/// call). Built without heap allocation for up to 16 tensors.
+struct CallArgs {
+  InlineVector<uint64_t, 64> key;
+  InlineVector<const Tensor *, 16> tensors;
+
+  void add(const Tensor &t) {
+    // Read the handle's fields directly: this runs for every argument of
+    // every call.
+    const TensorImpl *impl = t.unsafe_impl();
+    if (!impl) [[unlikely]]
+      undefined_argument();
+    key.push_back(uint64_t('t') << 56 | uint64_t(impl->dtype) << 32 |
+                  impl->shape.size());
+    for (int64_t d : impl->shape)
+      key.push_back(static_cast<uint64_t>(d));
+    tensors.push_back(&t);
+  }
+  void add(const Variable &v) {
+    key.push_back(uint64_t('v') << 56);
+    key.push_back(v.id());
+  }
   template <class S>
   requires std::is_arithmetic_v<S>
   void add(S s) {
-    key += 's';
-    key += static_cast<char>(sizeof(S));
-    key += std::is_floating_point_v<S> ? 'f' : 'i';
-    char bytes[sizeof(S)];
-    std::memcpy(bytes, &s, sizeof(S));
-    key.append(bytes, sizeof(S));
+    uint64_t bits = 0;
+    std::memcpy(&bits, &s, sizeof(S));
+    key.push_back(uint64_t('s') << 56 | uint64_t(sizeof(S)) << 8 |
+                  (std::is_floating_point_v<S> ? 1 : 0));
+    key.push_back(bits);
   }
+  /// Throws InvalidArgumentError for an undefined tensor argument.
+  [[noreturn]] void undefined_argument() const;
+};
+
+/// Results of one call: up to 8 inline (the usual case), more on the heap.
+class CallResults {
+public:
+  CallResults() = default;
+  CallResults(const CallResults &) = delete;
+  CallResults &operator=(const CallResults &) = delete;
+  /// Makes room for `n` (empty) results.
+  void resize(size_t n) {
+    if (n > kInline) {
+      heap.resize(n);
+      ptr = heap.data();
+    }
+    count = n;
+  }
+  Tensor *data() { return ptr; }
+  size_t size() const { return count; }
+
+private:
+  static constexpr size_t kInline = 8;
+  Tensor inlineResults[kInline];
+  std::vector<Tensor> heap;
+  Tensor *ptr = inlineResults;
+  size_t count = 0;
 };
 
 /// The state shared by every copy of one tfc::function object.
@@ -89,8 +165,8 @@ public:
   /// Ends a trace with `outputs` (flattened), compiles and caches it.
   ConcreteFunction *finish_trace(TraceSessionPtr session, const CallArgs &args,
                                  const std::vector<Tensor> &outputs);
-  /// Runs compiled code; commits variable writes on success.
-  std::vector<Tensor> run(ConcreteFunction &fn, const CallArgs &args);
+  /// Runs compiled code into `results`; commits variable writes on success.
+  void run(ConcreteFunction &fn, const CallArgs &args, CallResults &results);
 
   int tracing_count() const;
   std::string ir(std::string_view stage) const;
@@ -106,8 +182,7 @@ template <> struct Flatten<Tensor> {
   static void flatten(const Tensor &t, std::vector<Tensor> &out) {
     out.push_back(t);
   }
-  static Tensor unflatten(std::vector<Tensor> &in, size_t &i,
-                          const std::vector<size_t> &) {
+  static Tensor unflatten(Tensor *in, size_t, size_t &i) {
     return std::move(in[i++]);
   }
 };
@@ -115,14 +190,12 @@ template <> struct Flatten<std::vector<Tensor>> {
   static void flatten(const std::vector<Tensor> &v, std::vector<Tensor> &out) {
     out.insert(out.end(), v.begin(), v.end());
   }
-  static std::vector<Tensor> unflatten(std::vector<Tensor> &in, size_t &i,
-                                       const std::vector<size_t> &sizes) {
+  static std::vector<Tensor> unflatten(Tensor *in, size_t n, size_t &i) {
     // A vector result is the whole flattened list (the only variadic shape
     // supported at top level).
-    (void)sizes;
-    std::vector<Tensor> out(std::make_move_iterator(in.begin() + i),
-                            std::make_move_iterator(in.end()));
-    i = in.size();
+    std::vector<Tensor> out(std::make_move_iterator(in + i),
+                            std::make_move_iterator(in + n));
+    i = n;
     return out;
   }
 };
@@ -130,8 +203,7 @@ template <class... Ts> struct Flatten<std::tuple<Ts...>> {
   static void flatten(const std::tuple<Ts...> &t, std::vector<Tensor> &out) {
     std::apply([&](const auto &...e) { (out.push_back(Tensor(e)), ...); }, t);
   }
-  static std::tuple<Ts...> unflatten(std::vector<Tensor> &in, size_t &i,
-                                     const std::vector<size_t> &) {
+  static std::tuple<Ts...> unflatten(Tensor *in, size_t, size_t &i) {
     return std::tuple<Ts...>{Ts(std::move(in[i++]))...};
   }
 };
@@ -140,8 +212,7 @@ template <class A, class B> struct Flatten<std::pair<A, B>> {
     out.push_back(Tensor(p.first));
     out.push_back(Tensor(p.second));
   }
-  static std::pair<A, B> unflatten(std::vector<Tensor> &in, size_t &i,
-                                   const std::vector<size_t> &) {
+  static std::pair<A, B> unflatten(Tensor *in, size_t, size_t &i) {
     A a(std::move(in[i++]));
     B b(std::move(in[i++]));
     return {std::move(a), std::move(b)};
@@ -200,9 +271,11 @@ public:
       }
       concrete = core->finish_trace(std::move(session), call, flat);
     }
-    std::vector<Tensor> results = core->run(*concrete, call);
+    detail::CallResults results;
+    core->run(*concrete, call, results);
     size_t i = 0;
-    return detail::Flatten<Result>::unflatten(results, i, {});
+    return detail::Flatten<Result>::unflatten(results.data(), results.size(),
+                                              i);
   }
 
   /// How many times `f` was traced (one per new signature).
