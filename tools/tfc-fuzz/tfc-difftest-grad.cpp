@@ -130,8 +130,11 @@ int main(int argc, char **argv) {
         llvm::outs() << ": " << r.detail;
       llvm::outs() << " (" << r.fdChecked << " elements vs finite differences"
                    << (r.fdSkipped ? ", float64 path differs" : "") << ")\n";
-      if (failed && verbose)
+      if (failed && verbose) {
+        for (const tfc::Tensor &a : program.args)
+          llvm::outs() << "// --arg=" << toTensorLiteral(a) << "\n";
         llvm::outs() << program.text << "\n";
+      }
       llvm::outs().flush();
     }
   }
