@@ -497,9 +497,49 @@ private:
           d = known ? in[0].numel() / known : 0;
     }
     out = detail::dispatch(n.kind, in.data(), in.size(), attrs);
-    if (hashPath && !isFloat(out.dtype()))
-      for (int64_t v : cast(out, DType::Int64).to_vector<int64_t>())
-        pathHash = (pathHash ^ uint64_t(v)) * 1099511628211ull;
+    if (!hashPath)
+      return;
+    if (!isFloat(out.dtype()))
+      hash(out);
+    else
+      hashTies(n.kind, in, out, attrs);
+  }
+
+  void hash(const Tensor &t) {
+    for (int64_t v : cast(t, DType::Int64).to_vector<int64_t>())
+      pathHash = (pathHash ^ uint64_t(v)) * 1099511628211ull;
+  }
+
+  /// Where a float op's local derivative changes (relu/abs at 0, ties of
+  /// maximum/minimum and of reduce_max/min), the tape's rule picks one
+  /// side. Hashing which elements sit there lets finite differences skip
+  /// points where a perturbation moves one, even when the loss happens to
+  /// be flat on both sides (a tied minimum of relu(x) - x at x = 0).
+  void hashTies(OpKind kind, const std::vector<Tensor> &in, const Tensor &out,
+                const OpAttrs &attrs) {
+    switch (kind) {
+    case OpKind::Relu:
+    case OpKind::Abs:
+      hash(in[0] == 0.0);
+      hash(in[0] > 0.0);
+      return;
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+      hash(equal(in[0], in[1]));
+      hash(greater(in[0], in[1]));
+      return;
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin: {
+      OpAttrs keep = attrs;
+      keep.keepdims = true;
+      Tensor extreme = detail::dispatch(kind, in.data(), 1, keep);
+      hash(equal(in[0], broadcast_to(extreme, in[0].shape())));
+      return;
+    }
+    default:
+      (void)out;
+      return;
+    }
   }
 };
 
