@@ -95,13 +95,20 @@ struct ConcreteFunction {
 
 class TraceSession : public TraceHook {
 public:
-  TraceSession(const CallArgs &args, bool firstTrace, std::string name)
-      : ctx(&jit::sharedContext()), builder(ctx), firstTrace(firstTrace) {
+  /// Traces for `args`; with `relaxedShapes` (reduce_retracing) the tensor
+  /// arguments get those shapes instead, -1 marking a dynamic dim.
+  TraceSession(const CallArgs &args, bool firstTrace, std::string name,
+               std::vector<std::vector<int64_t>> relaxedShapes = {})
+      : ctx(&jit::sharedContext()), builder(ctx), firstTrace(firstTrace),
+        relaxedShapes(std::move(relaxedShapes)) {
     module = mlir::ModuleOp::create(builder.getUnknownLoc());
     builder.setInsertionPointToEnd(module->getBody());
     llvm::SmallVector<mlir::Type> inputs;
-    for (const Tensor *t : args.tensors)
-      inputs.push_back(tensorType(ctx, t->dtype(), t->shape()));
+    for (size_t i = 0; i < args.tensors.size(); ++i)
+      inputs.push_back(tensorType(ctx, args.tensors[i]->dtype(),
+                                  this->relaxedShapes.empty()
+                                      ? args.tensors[i]->shape()
+                                      : this->relaxedShapes[i]));
     func = mlir::func::FuncOp::create(builder, builder.getUnknownLoc(),
                                       name.empty() ? "fn" : name,
                                       builder.getFunctionType(inputs, {}));
@@ -790,6 +797,10 @@ private:
   TraceHook *previousHook = nullptr;
   bool installed = true;
   bool firstTrace;
+
+public:
+  /// Non-empty for a reduce_retracing trace with generalised shapes.
+  std::vector<std::vector<int64_t>> relaxedShapes;
 };
 
 //===----------------------------------------------------------------------===//
@@ -842,7 +853,84 @@ struct FunctionCore::Impl {
   std::atomic<const CacheEntry *> last{nullptr};
   std::atomic<int> tracingCount{0};
   std::shared_ptr<jit::CompiledModule::Impl> latest;
+
+  /// reduce_retracing: signatures that differ only in tensor dims form a
+  /// family (keyed by the signature key with every dim zeroed).
+  struct Family {
+    /// The most general shapes traced so far; -1 is a dynamic dim.
+    std::vector<std::vector<int64_t>> shapes;
+    /// Compiled for `shapes` once they have a dynamic dim.
+    ConcreteFunction *relaxed = nullptr;
+    /// A generalised trace failed (to trace or to compile): this family
+    /// traces per shape from now on.
+    bool relaxFailed = false;
+  };
+  std::map<std::vector<uint64_t>, Family> families;
 };
+
+namespace {
+/// The signature key with every tensor dim zeroed: one key per family of
+/// signatures that differ only in their dims.
+std::vector<uint64_t> familyKey(const CallArgs &args) {
+  std::vector<uint64_t> key(args.key.begin(), args.key.end());
+  for (size_t i = 0; i < key.size();) {
+    uint64_t tag = key[i] >> 56;
+    size_t extra = tag == 't' ? (key[i] & 0xffffffffu) : 1;
+    if (tag == 't')
+      std::fill(key.begin() + i + 1, key.begin() + i + 1 + extra, 0);
+    i += 1 + extra;
+  }
+  return key;
+}
+
+/// True when every tensor of `args` fits `shapes` (-1 matches any size).
+bool fits(const std::vector<std::vector<int64_t>> &shapes,
+          const CallArgs &args) {
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const std::vector<int64_t> &actual = args.tensors[i]->shape();
+    for (size_t d = 0; d < shapes[i].size(); ++d)
+      if (shapes[i][d] >= 0 && shapes[i][d] != actual[d])
+        return false;
+  }
+  return true;
+}
+
+/// tfc.broadcast_to has no operand for the runtime size of a dynamic result
+/// dim: the lowering (lib/Conversion/TfcToLinalg.cpp, BroadcastToLowering)
+/// takes it from the aligned input dim. With no aligned dim (a lower-rank
+/// operand such as a bias or a scalar) it fails to legalize; with a static
+/// aligned dim of 1 it produces a tensor of size 1 where the trace meant the
+/// other operand's size. A dynamic-shape trace containing either is
+/// rejected here, so the function keeps tracing per shape (correct, slower).
+void checkDynamicBroadcasts(mlir::ModuleOp module) {
+  std::string problem;
+  module.walk([&](mlir::Operation *op) {
+    if (!problem.empty() || op->getName().getStringRef() != "tfc.broadcast_to")
+      return;
+    auto in =
+        mlir::dyn_cast<mlir::RankedTensorType>(op->getOperand(0).getType());
+    auto out =
+        mlir::dyn_cast<mlir::RankedTensorType>(op->getResult(0).getType());
+    if (!in || !out)
+      return;
+    int64_t offset = out.getRank() - in.getRank();
+    for (int64_t i = 0; i < out.getRank(); ++i)
+      if (out.isDynamicDim(i) && (i < offset || !in.isDynamicDim(i - offset)))
+        problem = "tfc.broadcast_to from " + typeString(in) + " to " +
+                  typeString(out) + " cannot take dim " + std::to_string(i) +
+                  "'s runtime size from its operand";
+  });
+  if (!problem.empty())
+    throw CompileError("reduce_retracing: " + problem);
+}
+
+std::vector<std::vector<int64_t>> shapesOf(const CallArgs &args) {
+  std::vector<std::vector<int64_t>> out;
+  for (const Tensor *t : args.tensors)
+    out.push_back(t->shape());
+  return out;
+}
+} // namespace
 
 FunctionCore::FunctionCore(FunctionOptions options) : impl(new Impl) {
   impl->options = std::move(options);
@@ -861,14 +949,46 @@ ConcreteFunction *FunctionCore::lookup(const CallArgs &args) {
       impl->last.store(&it->second, std::memory_order_release);
       return it->second.fn;
     }
-  return nullptr;
+  if (!impl->options.reduce_retracing)
+    return nullptr;
+  // A new shape that the family's dynamic-shape function serves: remember
+  // this signature for it, so the next call takes the fast path.
+  auto family = impl->families.find(familyKey(args));
+  if (family == impl->families.end() || !family->second.relaxed ||
+      !fits(family->second.shapes, args))
+    return nullptr;
+  ConcreteFunction *fn = family->second.relaxed;
+  auto it = impl->cache.emplace(
+      CacheEntry::hash(args.key.data(), args.key.size()),
+      CacheEntry{std::vector<uint64_t>(args.key.begin(), args.key.end()), fn});
+  impl->last.store(&it->second, std::memory_order_release);
+  return fn;
 }
 
 TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
   contextMutex().lock();
   try {
-    return TraceSessionPtr(
-        new TraceSession(args, impl->tracingCount == 0, impl->options.name));
+    // reduce_retracing (TensorFlow's relaxation): a second shape in a
+    // family traces once with the dims that differ made dynamic.
+    std::vector<std::vector<int64_t>> relaxed;
+    if (impl->options.reduce_retracing) {
+      std::lock_guard<std::mutex> lock(impl->mutex);
+      auto family = impl->families.find(familyKey(args));
+      if (family != impl->families.end() && !family->second.relaxFailed) {
+        relaxed = family->second.shapes;
+        bool dynamic = false;
+        for (size_t i = 0; i < relaxed.size(); ++i)
+          for (size_t d = 0; d < relaxed[i].size(); ++d) {
+            if (relaxed[i][d] != args.tensors[i]->shape()[d])
+              relaxed[i][d] = -1;
+            dynamic |= relaxed[i][d] < 0;
+          }
+        if (!dynamic)
+          relaxed.clear();
+      }
+    }
+    return TraceSessionPtr(new TraceSession(
+        args, impl->tracingCount == 0, impl->options.name, std::move(relaxed)));
   } catch (...) {
     contextMutex().unlock();
     throw;
@@ -888,12 +1008,25 @@ void abort_trace(TraceSessionPtr session) {
   contextMutex().unlock();
 }
 
+bool FunctionCore::abort_trace(TraceSessionPtr session, const CallArgs &args) {
+  bool relaxed = session && !session->relaxedShapes.empty();
+  ::tfc::detail::abort_trace(std::move(session));
+  if (relaxed) {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    impl->families[familyKey(args)].relaxFailed = true;
+  }
+  return relaxed;
+}
+
 ConcreteFunction *
 FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
                            const std::vector<Tensor> &outputs) {
   auto concrete = std::make_unique<ConcreteFunction>();
+  std::vector<std::vector<int64_t>> relaxedShapes = session->relaxedShapes;
   try {
     auto module = session->finish(outputs);
+    if (!relaxedShapes.empty())
+      checkDynamicBroadcasts(*module);
     concrete->variables = session->variables;
     concrete->numTensorArgs = args.tensors.size();
     concrete->numUserResults = outputs.size();
@@ -906,6 +1039,16 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
     concrete->module =
         jit::CompiledModule::Impl::compile(*module, compileOptions);
     concrete->signature = concrete->module->lookup(fnName);
+  } catch (const Error &) {
+    session.reset();
+    contextMutex().unlock();
+    if (relaxedShapes.empty())
+      throw;
+    // The dynamic-shape version did not compile: trace per shape instead
+    // (the caller retraces with this call's own shapes).
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    impl->families[familyKey(args)].relaxFailed = true;
+    return nullptr;
   } catch (...) {
     session.reset();
     contextMutex().unlock();
@@ -914,6 +1057,15 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
   contextMutex().unlock();
   std::lock_guard<std::mutex> lock(impl->mutex);
   ++impl->tracingCount;
+  if (impl->options.reduce_retracing) {
+    Impl::Family &family = impl->families[familyKey(args)];
+    if (!relaxedShapes.empty()) {
+      family.shapes = std::move(relaxedShapes);
+      family.relaxed = concrete.get();
+    } else if (family.shapes.empty()) {
+      family.shapes = shapesOf(args);
+    }
+  }
   impl->latest = concrete->module;
   ConcreteFunction *raw = concrete.get();
   impl->functions.push_back(std::move(concrete));

@@ -7,11 +7,49 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <sstream>
+#include <unistd.h>
 
 using namespace tfc;
 
 namespace {
+
+/// Keeps this binary out of the user's real compile cache when it is run by
+/// hand (lit sets TFC_CACHE_DIR to the build tree).
+class CacheDirEnvironment : public ::testing::Environment {
+public:
+  void SetUp() override {
+    if (std::getenv("TFC_CACHE_DIR"))
+      return;
+    char tmpl[] = "/tmp/tfc-function-tests-cache-XXXXXX";
+    if (mkdtemp(tmpl)) {
+      owned = tmpl;
+      setenv("TFC_CACHE_DIR", owned.c_str(), 1);
+    }
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!owned.empty())
+      std::filesystem::remove_all(owned, ec);
+  }
+
+private:
+  std::string owned;
+};
+[[maybe_unused]] auto *cacheEnvironment =
+    ::testing::AddGlobalTestEnvironment(new CacheDirEnvironment);
+
+float maxAbsDiff(const Tensor &a, const Tensor &b) {
+  EXPECT_EQ(a.shape(), b.shape());
+  std::vector<float> x = a.to_vector<float>(), y = b.to_vector<float>();
+  float d = 0;
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i)
+    d = std::max(d, std::fabs(x[i] - y[i]));
+  return d;
+}
 
 TEST(Function, MatmulPlusVariable) {
   // tf.function docs: f() = matmul([[10,10],[11,1]], [[1,0],[0,1]]) + b.
@@ -264,6 +302,155 @@ TEST(Function, ReturnsTupleAndVector) {
   auto v = g(constant(2.0));
   ASSERT_EQ(v.size(), 3u);
   EXPECT_EQ(v[2].item<double>(), 4.0);
+}
+
+//===----------------------------------------------------------------------===//
+// The call path
+//===----------------------------------------------------------------------===//
+
+TEST(Function, ManyArgumentsAndResultsBeyondInlineBuffers) {
+  // 20 tensor arguments and 10 results: more than the inline buffers hold.
+  auto g = function([](Tensor a, Tensor b, Tensor c, Tensor d, Tensor e,
+                       Tensor f2, Tensor g2, Tensor h, Tensor i, Tensor j,
+                       Tensor k, Tensor l, Tensor m, Tensor n, Tensor o,
+                       Tensor p, Tensor q, Tensor r, Tensor s2, Tensor t) {
+    std::vector<Tensor> out;
+    std::vector<Tensor> in{a, b, c, d, e, f2, g2, h, i,  j,
+                           k, l, m, n, o, p,  q,  r, s2, t};
+    for (size_t x = 0; x < 10; ++x)
+      out.push_back(in[x] + in[x + 10]);
+    return out;
+  });
+  std::vector<Tensor> v;
+  for (int x = 0; x < 20; ++x)
+    v.push_back(full({2, 3}, double(x)));
+  for (int rep = 0; rep < 2; ++rep) {
+    std::vector<Tensor> out =
+        g(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
+          v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18], v[19]);
+    ASSERT_EQ(out.size(), 10u);
+    for (int x = 0; x < 10; ++x)
+      EXPECT_EQ(out[x].to_vector<float>(),
+                std::vector<float>(6, float(x + x + 10)));
+  }
+  EXPECT_EQ(g.tracing_count(), 1);
+}
+
+TEST(Function, SignatureKeySeparatesScalarsVariablesAndShapes) {
+  auto f = function([](const Tensor &x, int k) { return x * float(k); });
+  EXPECT_EQ(f(ones({2}), 2).to_vector<float>(), (std::vector<float>{2, 2}));
+  EXPECT_EQ(f(ones({2}), 3).to_vector<float>(), (std::vector<float>{3, 3}));
+  EXPECT_EQ(f(ones({2}), 2).to_vector<float>(), (std::vector<float>{2, 2}));
+  EXPECT_EQ(f(ones({3}), 2).to_vector<float>(), (std::vector<float>{2, 2, 2}));
+  EXPECT_EQ(f(ones({2, 1}), 2).shape(), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(f.tracing_count(), 4);
+  Variable a(constant(1.f)), b(constant(5.f));
+  auto g = function([](Variable v) { return Tensor(v) + 1.f; });
+  EXPECT_EQ(g(a).item<float>(), 2.f);
+  EXPECT_EQ(g(b).item<float>(), 6.f);
+  EXPECT_EQ(g(a).item<float>(), 2.f);
+  EXPECT_EQ(g.tracing_count(), 2);
+}
+
+TEST(Function, SymbolicTensorKeptFromATraceIsRejected) {
+  Tensor leaked;
+  auto f = function([&](const Tensor &x) {
+    leaked = x * 2.f;
+    return x + 1.f;
+  });
+  f(ones({2}));
+  ASSERT_TRUE(leaked.is_symbolic());
+  auto g = function([](const Tensor &x) { return x + 1.f; });
+  g(ones({2}));
+  EXPECT_THROW(g(leaked), InvalidArgumentError);
+}
+
+//===----------------------------------------------------------------------===//
+// reduce_retracing
+//===----------------------------------------------------------------------===//
+
+/// A small dense network without a bias (no broadcast into the batch dim,
+/// see ReduceRetracingFallsBackForBroadcastsIntoDynamicDims): matmul,
+/// elementwise, a reduction and a softmax over the features.
+std::pair<Tensor, Tensor> denseNoBias(const Tensor &x, const Tensor &w) {
+  Tensor h = matmul(x, w);
+  Tensor y = tanh(h) * sigmoid(h) - x;
+  return {softmax(y, 1), reduce_sum(y, {1})};
+}
+
+TEST(Function, ReduceRetracingTwentyBatchSizesTraceAtMostThrice) {
+  Tensor w = random_uniform({8, 8}, -0.5, 0.5, 7);
+  FunctionOptions options;
+  options.reduce_retracing = true;
+  auto f = function(denseNoBias, options);
+  for (int64_t batch : {1, 2, 3, 5, 8,  13, 21, 34,  55, 89,
+                        4, 6, 7, 9, 10, 11, 12, 100, 64, 1}) {
+    Tensor x = random_uniform({batch, 8}, -1, 1, uint64_t(batch));
+    auto [p, s] = f(x, w);
+    auto [pe, se] = denseNoBias(x, w);
+    EXPECT_LT(maxAbsDiff(p, pe), 1e-5f) << "batch " << batch;
+    EXPECT_LT(maxAbsDiff(s, se), 1e-5f) << "batch " << batch;
+  }
+  EXPECT_LE(f.tracing_count(), 3);
+  EXPECT_EQ(f.tracing_count(), 2);
+  // The latest trace has a dynamic batch dim.
+  EXPECT_NE(f.ir("tfc").find("tensor<?x8xf32>"), std::string::npos)
+      << f.ir("tfc");
+  // A new dtype or rank is a new family: traced statically again.
+  auto [p3, s3] = f(random_uniform({4, 8}, -1, 1, 3, DType::Float64),
+                    cast(w, DType::Float64));
+  EXPECT_EQ(p3.dtype(), DType::Float64);
+  EXPECT_EQ(f.tracing_count(), 3);
+}
+
+TEST(Function, ReduceRetracingGeneralisesAgainForANewDim) {
+  FunctionOptions options;
+  options.reduce_retracing = true;
+  auto f =
+      function([](const Tensor &x) { return reduce_sum(x * x, {1}); }, options);
+  auto check = [&](int64_t rows, int64_t cols) {
+    Tensor x = random_uniform({rows, cols}, -1, 1, uint64_t(rows * cols));
+    EXPECT_LT(maxAbsDiff(f(x), reduce_sum(x * x, {1})), 1e-5f);
+  };
+  check(2, 3);
+  check(4, 3); // rows dynamic
+  check(7, 3);
+  EXPECT_EQ(f.tracing_count(), 2);
+  check(5, 6); // cols differ too: both dynamic
+  check(9, 1);
+  check(1, 11);
+  EXPECT_EQ(f.tracing_count(), 3);
+  EXPECT_NE(f.ir("tfc").find("tensor<?x?xf32>"), std::string::npos);
+}
+
+TEST(Function, ReduceRetracingFallsBackForBroadcastsIntoDynamicDims) {
+  // A bias (rank 1, or 1 x n) or a scalar broadcast into the dynamic batch
+  // dim is not expressible by tfc.broadcast_to: the dynamic-shape trace is
+  // rejected and the function traces per shape, with right results.
+  FunctionOptions options;
+  options.reduce_retracing = true;
+  Tensor w = random_uniform({8, 4}, -0.5, 0.5, 1);
+  for (Tensor b :
+       {random_uniform({4}, -1, 1, 2), random_uniform({1, 4}, -1, 1, 3)}) {
+    auto dense = [](const Tensor &x, const Tensor &w, const Tensor &b) {
+      return relu(matmul(x, w) + b) * 2.f;
+    };
+    auto f = function(dense, options);
+    for (int64_t batch : {1, 3, 2, 5}) {
+      Tensor x = random_uniform({batch, 8}, -1, 1, uint64_t(batch));
+      Tensor r = f(x, w, b);
+      EXPECT_EQ(r.shape(), (std::vector<int64_t>{batch, 4}));
+      EXPECT_LT(maxAbsDiff(r, dense(x, w, b)), 1e-5f) << "batch " << batch;
+    }
+    EXPECT_EQ(f.tracing_count(), 4);
+  }
+}
+
+TEST(Function, ReduceRetracingOffTracesPerShape) {
+  auto f = function([](const Tensor &x) { return x + x; });
+  for (int64_t n = 1; n <= 5; ++n)
+    f(ones({n}));
+  EXPECT_EQ(f.tracing_count(), 5);
 }
 
 } // namespace

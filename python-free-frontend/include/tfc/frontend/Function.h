@@ -33,9 +33,14 @@ namespace tfc {
 struct FunctionOptions {
   Target target = Target::CPU; ///< Target::CPU or Target::CUDA.
   int opt_level = 2;           ///< LLVM optimisation level, 0..3.
-  /// Generalise to dynamic dims instead of retracing for every new shape.
-  /// Not implemented yet (the fusion/dynamic-shape issue): a function with
-  /// this set still traces once per shape, which is correct but slower.
+  /// Generalise to dynamic dims instead of retracing for every new shape
+  /// (TensorFlow's relaxation): once a function has been traced for one
+  /// shape, a call whose tensors differ only in some dims (same dtypes and
+  /// ranks, same scalars and variables) traces once more with those dims
+  /// dynamic, and that compiled function serves every later call that fits.
+  /// If the dynamic-shape trace fails to trace or compile (a pattern the
+  /// lowering cannot express with dynamic dims), the function falls back to
+  /// one trace per shape.
   bool reduce_retracing = false;
   std::string name; ///< Name of the traced function in the IR ("" = "fn").
   /// Fuse elementwise ops (on by default; off is for comparisons).
@@ -162,9 +167,14 @@ public:
   TraceSessionPtr begin_trace(const CallArgs &args);
   /// The symbolic tensor standing for tensor argument `index`.
   Tensor traced_argument(TraceSession &session, size_t index);
-  /// Ends a trace with `outputs` (flattened), compiles and caches it.
+  /// Ends a trace with `outputs` (flattened), compiles and caches it. Null
+  /// when a dynamic-shape (reduce_retracing) trace did not compile: the
+  /// caller traces again, with the call's own shapes.
   ConcreteFunction *finish_trace(TraceSessionPtr session, const CallArgs &args,
                                  const std::vector<Tensor> &outputs);
+  /// Ends a trace that threw. True when it was a dynamic-shape trace: the
+  /// caller traces again with the call's own shapes instead of rethrowing.
+  bool abort_trace(TraceSessionPtr session, const CallArgs &args);
   /// Runs compiled code into `results`; commits variable writes on success.
   void run(ConcreteFunction &fn, const CallArgs &args, CallResults &results);
 
@@ -252,7 +262,8 @@ public:
     detail::CallArgs call;
     (call.add(args), ...);
     detail::ConcreteFunction *concrete = core->lookup(call);
-    if (!concrete) {
+    // Null after a dynamic-shape trace that failed: trace again, statically.
+    while (!concrete) {
       auto session = core->begin_trace(call);
       std::vector<Tensor> flat;
       try {
@@ -266,7 +277,8 @@ public:
         Result out = std::apply(fn, traced);
         detail::Flatten<Result>::flatten(out, flat);
       } catch (...) {
-        detail::abort_trace(std::move(session));
+        if (core->abort_trace(std::move(session), call))
+          continue;
         throw;
       }
       concrete = core->finish_trace(std::move(session), call, flat);
