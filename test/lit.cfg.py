@@ -31,6 +31,41 @@ if config.tfc_sanitize:
     config.available_features.add("asan")
 if config.tfc_slow_tests:
     config.available_features.add("slow")
-if config.ptxas:
+# NVIDIA GPU (docs/gpu.md). `ptxas`: PTX can be assembled here (CUDA
+# toolkit at /usr/local/cuda/bin or on PATH); tests that assemble the
+# generated PTX need it. `cuda-runtime`: a CUDA driver with a device, so
+# compiled kernels can run.
+import shutil
+ptxas = config.ptxas if config.ptxas and os.path.isfile(config.ptxas) else ""
+if not ptxas and os.path.isfile("/usr/local/cuda/bin/ptxas"):
+    ptxas = "/usr/local/cuda/bin/ptxas"
+if not ptxas:
+    ptxas = shutil.which("ptxas") or ""
+if ptxas:
     config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", config.ptxas))
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("ptxas not found (/usr/local/cuda/bin, PATH): PTX "
+                    "assembly tests are UNSUPPORTED")
+
+
+def cuda_device_usable():
+    try:
+        import ctypes
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        return (cuda.cuInit(0) == 0 and
+                cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and
+                count.value > 0)
+    except OSError:
+        return False
+
+
+if cuda_device_usable():
+    config.available_features.add("cuda-runtime")
+else:
+    lit_config.note("no CUDA driver with a device (libcuda.so.1): GPU "
+                    "execution tests are UNSUPPORTED")
+if not any(name == "%python" for name, _ in config.substitutions):
+    config.substitutions.append(
+        ("%python", shutil.which("python3") or "python3"))

@@ -83,4 +83,5 @@ void tfc::registerTfcPipelines() {
       "Bufferize and lower linalg on tensors to the LLVM dialect (second half "
       "of the CPU pipeline)",
       buildLinalgToLLVMPipeline);
+  registerTfcCudaPipelines();
 }

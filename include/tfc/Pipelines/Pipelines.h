@@ -9,6 +9,8 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <string>
+
 namespace mlir {
 class OpPassManager;
 namespace tfc {
@@ -38,6 +40,58 @@ void buildTfcCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 /// Registers `tfc-cpu-pipeline`, `tfc-to-linalg-pipeline` and
 /// `tfc-linalg-to-llvm-pipeline` for tfc-opt.
 void registerTfcPipelines();
+
+//===----------------------------------------------------------------------===//
+// NVIDIA GPU (lib/Pipelines/GpuPipeline.cpp, docs/gpu.md)
+//===----------------------------------------------------------------------===//
+
+struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("The GPU architecture (sm_XX)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (PTX 8.0 is the first that has sm_90)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVPTX optimization level, 0..3"),
+      llvm::cl::init(3)};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size", llvm::cl::desc("Threads per block"),
+      llvm::cl::init(256)};
+  PassOptions::Option<bool> fuseElementwise{
+      *this, "fuse-elementwise",
+      llvm::cl::desc("Fuse elementwise producers into their consumers"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("libdevice bitcode to link into kernels (for f64 math "
+                     "and other __nv_* calls); empty: look under CUDA_HOME "
+                     "and /usr/local/cuda"),
+      llvm::cl::init("")};
+};
+
+/// Bufferized linalg on tensors -> host functions that launch outlined
+/// `gpu.func` kernels; every buffer is CUDA managed memory.
+void buildLinalgToGpuPipeline(OpPassManager &pm,
+                              const CudaPipelineOptions &options);
+/// Outlined kernels -> NVVM: attaches the NVVM target and lowers every
+/// gpu.module to the LLVM/NVVM dialects.
+void buildGpuToNVVMPipeline(OpPassManager &pm,
+                            const CudaPipelineOptions &options);
+/// NVVM kernels -> PTX (`gpu.binary`), host code -> LLVM dialect calling the
+/// mgpu* runtime (runtime/cuda).
+void buildGpuToLLVMPipeline(OpPassManager &pm,
+                            const CudaPipelineOptions &options);
+/// The whole CUDA pipeline: tfc -> LLVM dialect + embedded PTX.
+void buildTfcCudaPipeline(OpPassManager &pm,
+                          const CudaPipelineOptions &options);
+/// The libdevice the pipeline links, or "" when none was found.
+std::string findLibdevice(const CudaPipelineOptions &options);
+
+/// Registers `tfc-cuda-pipeline` and its stages (`tfc-cuda-outline-pipeline`,
+/// `tfc-cuda-nvvm-pipeline`), the tfc GPU passes and the upstream GPU passes.
+void registerTfcCudaPipelines();
 
 } // namespace tfc
 } // namespace mlir

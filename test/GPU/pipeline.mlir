@@ -1,0 +1,29 @@
+// The whole tfc-cuda-pipeline: host code in the LLVM dialect calling the
+// mgpu* runtime (runtime/cuda), kernels as PTX in gpu.binary ops.
+// RUN: tfc-opt %S/Inputs/programs.mlir --tfc-cuda-pipeline | FileCheck %s
+
+// CHECK-LABEL: llvm.func @chain(
+// Arguments are copied into managed memory (mgpuMemAlloc(size, stream, 1)).
+// CHECK: %[[SHARED:.*]] = llvm.mlir.constant(1 : i8) : i8
+// CHECK: llvm.call @mgpuMemAlloc(%{{.*}}, %{{.*}}, %[[SHARED]])
+// CHECK: "llvm.intr.memcpy"
+// CHECK: gpu.launch_func @chain_kernel::@chain_kernel
+// Results are copied to memory from the runtime's allocator.
+// CHECK: llvm.call @_mlir_memref_to_llvm_alloc
+// CHECK: "llvm.intr.memcpy"
+// CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
+// CHECK-NEXT: llvm.call @mgpuMemFree(%{{.*}}, %[[S]])
+// CHECK-NEXT: llvm.call @mgpuStreamSynchronize(%[[S]])
+// CHECK-NEXT: llvm.call @mgpuStreamDestroy(%[[S]])
+// CHECK: llvm.call @tfc_cuda_ok()
+// CHECK: llvm.call @tfc_rt_assert
+
+// CHECK: gpu.binary @chain_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}assembly = "{{.*}}.version 8.0{{.*}}.target sm_90{{.*}}.entry chain_kernel
+
+// CHECK-LABEL: llvm.func @loop(
+// CHECK: llvm.cond_br
+// CHECK: gpu.launch_func @loop_kernel::@loop_kernel
+// CHECK: gpu.binary @loop_kernel
+
+// CHECK-DAG: llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
+// CHECK-DAG: llvm.func @mgpuMemFree(!llvm.ptr, !llvm.ptr)
