@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Conversion/Passes.h"
+#include "tfc/Conversion/TfcStackToRuntime.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1353,4 +1354,5 @@ void mlir::tfc::populateTfcToLinalgPatterns(RewritePatternSet &patterns) {
       SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
       CrossEntropyLowering, OneHotLowering, IfLowering, WhileLowering,
       YieldLowering, ConditionLowering, PrintLowering, AssertLowering>(ctx);
+  populateTfcStackToRuntimePatterns(patterns); // tfc-autodiff's ops
 }

@@ -265,6 +265,14 @@ private:
   void runAssert(tfd::AssertOp op, Env &env);
   const Tensor &constant(tfd::ConstantOp op);
   KernelPlan &plan(Operation *op, OpKind kind);
+  // --- tfc-autodiff: stacks and custom gradients ---------------------------
+  /// A `!tfc.stack` value is an int64 scalar indexing `stacks`.
+  void runStackOp(Operation *op, Env &env);
+  void runCustomGradient(tfd::CustomGradientOp op, Env &env);
+  std::vector<Tensor> &stackOf(const Env &env, Value handle,
+                                            Operation *user);
+  std::vector<std::optional<std::vector<Tensor>>> stacks;
+  // --- end tfc-autodiff ----------------------------------------------------
 
   const RuntimeValue &lookup(const Env &env, Value value, Operation *user);
   const Tensor &tensorOf(const Env &env, Value value, Operation *user);
@@ -441,6 +449,11 @@ void Interpreter::Impl::runOp(Operation *op, Env &env) {
     return runPrint(print, env);
   if (auto check = llvm::dyn_cast<tfd::AssertOp>(op))
     return runAssert(check, env);
+  if (llvm::isa<tfd::StackNewOp, tfd::StackPushOp, tfd::StackPopOp,
+                tfd::StackSizeOp, tfd::StackFreeOp>(op))
+    return runStackOp(op, env); // tfc-autodiff
+  if (auto custom = llvm::dyn_cast<tfd::CustomGradientOp>(op))
+    return runCustomGradient(custom, env); // tfc-autodiff
   if (op->getName().getDialectNamespace() ==
       tfd::TfcDialect::getDialectNamespace())
     if (auto kind = op_kind_from_name(
@@ -753,6 +766,57 @@ void Interpreter::Impl::runAssert(tfd::AssertOp op, Env &env) {
   if (auto fl = fileLine(op.getLoc()))
     message += " (at " + *fl + ")";
   throw RuntimeError(message);
+}
+
+//===----------------------------------------------------------------------===//
+// tfc-autodiff: stacks and custom gradients
+//===----------------------------------------------------------------------===//
+
+std::vector<Tensor> &Interpreter::Impl::stackOf(const Env &env, Value handle,
+                                                Operation *user) {
+  const Tensor &t = tensorOf(env, handle, user);
+  int64_t id = t.data<int64_t>()[0];
+  if (id < 0 || id >= static_cast<int64_t>(stacks.size()) || !stacks[id])
+    throw RuntimeError(opName(user) + ": the stack was freed" +
+                       locationSuffix(user->getLoc()));
+  return *stacks[id];
+}
+
+void Interpreter::Impl::runStackOp(Operation *op, Env &env) {
+  if (auto create = llvm::dyn_cast<tfd::StackNewOp>(op)) {
+    Tensor handle = Tensor::empty(DType::Int64, {});
+    handle.data<int64_t>()[0] = static_cast<int64_t>(stacks.size());
+    stacks.emplace_back(std::vector<Tensor>());
+    env[create.getStack()] = handle;
+    return;
+  }
+  std::vector<Tensor> &stack = stackOf(env, op->getOperand(0), op);
+  if (auto push = llvm::dyn_cast<tfd::StackPushOp>(op)) {
+    stack.push_back(tensorOf(env, push.getValue(), op));
+  } else if (auto pop = llvm::dyn_cast<tfd::StackPopOp>(op)) {
+    if (stack.empty())
+      throw RuntimeError("tfc.stack_pop: the stack is empty" +
+                         locationSuffix(op->getLoc()));
+    env[pop.getValue()] = std::move(stack.back());
+    stack.pop_back();
+  } else if (auto size = llvm::dyn_cast<tfd::StackSizeOp>(op)) {
+    Tensor n = Tensor::empty(DType::Int64, {});
+    n.data<int64_t>()[0] = static_cast<int64_t>(stack.size());
+    env[size.getSize()] = n;
+  } else {
+    int64_t id = tensorOf(env, op->getOperand(0), op).data<int64_t>()[0];
+    stacks[id].reset();
+  }
+}
+
+void Interpreter::Impl::runCustomGradient(tfd::CustomGradientOp op,
+                                          Env &env) {
+  // Running the op runs its forward region; backward is for tfc-autodiff.
+  Block &forward = op.getForward().front();
+  bindValues(env, forward.getArguments(), collect(op.getInputs(), env, op));
+  Operation *terminator = runBlock(forward, env);
+  bindValues(env, op->getResults(),
+             collect(terminator->getOperands(), env, terminator));
 }
 
 //===----------------------------------------------------------------------===//

@@ -123,6 +123,9 @@ namespace tfc::jit::detail {
 /// Defined in PrintRuntime.cpp.
 void registerPrintSymbols(llvm::orc::SymbolMap &map,
                           llvm::orc::MangleAndInterner &interner);
+/// Defined in StackRuntime.cpp (tfc-autodiff's stacks).
+void registerStackSymbols(llvm::orc::SymbolMap &map,
+                          llvm::orc::MangleAndInterner &interner);
 } // namespace tfc::jit::detail
 
 //===----------------------------------------------------------------------===//
@@ -294,6 +297,7 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
   add("tfc_rt_assert", reinterpret_cast<void *>(&tfcAssert));
   add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
   ::tfc::jit::detail::registerPrintSymbols(map, interner);
+  ::tfc::jit::detail::registerStackSymbols(map, interner); // tfc-autodiff
   return map;
 }
 

@@ -16,6 +16,8 @@
 #include "tfc/runtime/Kernels.h"
 #include "tfc/runtime/Ops.h"
 
+#include "Internal.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -380,6 +382,20 @@ public:
   std::vector<Tensor> arguments;
   std::vector<std::shared_ptr<VariableState>> variables;
 
+  // --- tfc-autodiff: building at an external insertion point -------------
+  /// A session with no module or function of its own: ops build at `at`'s
+  /// insertion point, all located at `loc` (see ExternalTrace, Internal.h).
+  TraceSession(mlir::OpBuilder &at, mlir::Location loc)
+      : ctx(at.getContext()), builder(at.getContext()), firstTrace(false) {
+    fixedLocation = loc;
+    builder.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());
+    previousHook = set_active_trace_hook(this);
+  }
+  Tensor bindValue(mlir::Value v) { return symbolic(v); }
+  mlir::Value valueOf(const Tensor &t) { return toValue(t, "gradient"); }
+  std::optional<mlir::Location> fixedLocation;
+  // --- end tfc-autodiff --------------------------------------------------
+
 private:
   Tensor symbolic(mlir::Value v) {
     auto type = mlir::cast<mlir::RankedTensorType>(v.getType());
@@ -393,6 +409,8 @@ private:
   }
 
   mlir::Location location(const std::source_location &loc) {
+    if (fixedLocation) // tfc-autodiff: the differentiated op's location
+      return *fixedLocation;
     if (!loc.file_name() || !*loc.file_name() || loc.line() == 0)
       return builder.getUnknownLoc();
     return mlir::FileLineColLoc::get(ctx, loc.file_name(), loc.line(),
@@ -1114,6 +1132,20 @@ std::string FunctionCore::ir(std::string_view stage) const {
                                "' (expected tfc, optimized, llvm-dialect or "
                                "llvm)");
   return it->second;
+}
+
+//===----------------------------------------------------------------------===//
+// ExternalTrace (tfc-autodiff)
+//===----------------------------------------------------------------------===//
+
+ExternalTrace::ExternalTrace(mlir::OpBuilder &at, mlir::Location loc)
+    : session(new TraceSession(at, loc)) {}
+ExternalTrace::~ExternalTrace() { delete session; }
+Tensor ExternalTrace::bind(mlir::Value value) {
+  return session->bindValue(value);
+}
+mlir::Value ExternalTrace::value(const Tensor &t) {
+  return session->valueOf(t);
 }
 
 } // namespace tfc::detail

@@ -1,4 +1,5 @@
 //===- tfc-opt.cpp - The tfc pass driver ------------------------*- C++ -*-===//
+#include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
 #include "tfc/InitAllDialects.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -8,6 +9,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::tfc::registerAllDialects(registry);
   mlir::tfc::registerAllPasses();
+  mlir::tfc::registerTfcAutodiffPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tfc optimizer driver\n", registry));
 }

@@ -1032,4 +1032,6 @@ def Tfc_AssertOp : Tfc_Op<"assert", [
   let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
 }
 
+include "tfc/Dialect/Tfc/IR/TfcAutodiffOps.td"
+
 #endif // TFC_OPS_TD

@@ -1,0 +1,39 @@
+//===- AutodiffPasses.td - tfc-autodiff --------------------*- tablegen -*-===//
+//
+// Apart from Passes.td: this pass links the frontend (its gradient rules),
+// which the JIT, linked by the frontend, must not depend on.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFC_DIALECT_TFC_TRANSFORMS_AUTODIFFPASSES_TD
+#define TFC_DIALECT_TFC_TRANSFORMS_AUTODIFFPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TfcAutodiffPass : Pass<"tfc-autodiff", "ModuleOp"> {
+  let summary = "Generate reverse-mode gradient functions for tfc.grad";
+  let description = [{
+    For every function `@f` that a `tfc.grad` differentiates, generates
+    `@f_vjp(args..., dys...) -> (dargs...)`: the forward computation followed
+    by the adjoint of each op in reverse order (one adjoint per f32/f64
+    argument, one `dy` per f32/f64 result). Each `tfc.grad @f(...) wrt [...]`
+    becomes a call of `@f_vjp` seeded with ones.
+
+    - Kernel ops use the gradient rules of the frontend, the same rules the
+      eager tape runs (GradientRules.cpp).
+    - `tfc.if`: an `if` on the same predicate whose branches recompute their
+      forward branch and yield its adjoints.
+    - `tfc.while`: the forward loop counts its iterations and pushes the
+      values entering each iteration onto `!tfc.stack`s; a backward loop runs
+      that many times, popping them, recomputing the body and applying its
+      adjoint: O(N) time and memory for N iterations.
+    - `tfc.custom_gradient`: its `backward` region is inlined as the rule.
+    - `func.call @g`: a call of `@g_vjp` (generated on demand).
+
+    The output is ordinary tfc IR (plus stack ops), so running the pass again
+    on a function that contains a lowered `tfc.grad` differentiates the
+    gradient (higher orders). Gradients need static shapes.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+#endif // TFC_DIALECT_TFC_TRANSFORMS_AUTODIFFPASSES_TD

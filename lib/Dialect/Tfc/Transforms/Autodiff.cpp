@@ -1,0 +1,604 @@
+//===- Autodiff.cpp - tfc-autodiff: reverse mode over tfc IR -------------===//
+//
+// Part of the tfc project.
+//
+//===----------------------------------------------------------------------===//
+//
+// For each function a `tfc.grad` differentiates, generates its vector-Jacobian
+// product `@f_vjp(args..., dys...) -> (dargs...)` in the tfc dialect and
+// replaces the `tfc.grad` by a call. A block is differentiated in two sweeps:
+// its ops are cloned forward, then walked backwards keeping a map from each
+// original value to its adjoint. Kernel ops use the frontend's gradient rules
+// (emitGradientRule: GradientRules.cpp, shared with the eager tape). Regions
+// are differentiated by recomputing their forward ops inside the adjoint
+// region (an `if` branch once; a `while` body once per iteration, from the
+// loop values the forward loop pushed on stacks), so the work stays O(N) in
+// the number of iterations. See docs/autodiff.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
+
+#include "tfc/Dialect/Tfc/IR/TfcOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tfc {
+#define GEN_PASS_DEF_TFCAUTODIFFPASS
+#include "tfc/Dialect/Tfc/Transforms/AutodiffPasses.h.inc"
+} // namespace mlir::tfc
+
+using namespace mlir;
+using namespace mlir::tfc;
+
+namespace {
+
+bool isFloatTensor(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+/// Original value -> its adjoint, built in the gradient function.
+using AdjointMap = llvm::DenseMap<Value, Value>;
+
+/// What the forward clone of a `tfc.while` recorded for its adjoint: one
+/// stack per loop-carried value (the values entering each iteration) and the
+/// number of iterations run.
+struct WhileTape {
+  SmallVector<Value> stacks;
+  Value count;
+};
+using Tapes = llvm::DenseMap<Operation *, WhileTape>;
+
+Value createOp(OpBuilder &b, Location loc, StringRef name, ValueRange operands,
+               Type resultType, ArrayRef<NamedAttribute> attrs = {}) {
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addTypes(resultType);
+  state.addAttributes(attrs);
+  return b.create(state)->getResult(0);
+}
+
+Value splat(OpBuilder &b, Location loc, Type type, double value) {
+  auto tensor = cast<RankedTensorType>(type);
+  Type elt = tensor.getElementType();
+  Attribute scalar = isa<FloatType>(elt)
+                         ? Attribute(b.getFloatAttr(elt, value))
+                         : Attribute(b.getIntegerAttr(elt, (int64_t)value));
+  return ConstantOp::create(b, loc, tensor,
+                            DenseElementsAttr::get(tensor, scalar));
+}
+
+Value i64Scalar(OpBuilder &b, Location loc, int64_t value) {
+  return splat(b, loc, RankedTensorType::get({}, b.getI64Type()),
+               static_cast<double>(value));
+}
+
+/// adj[key] += g (only float values carry adjoints).
+void accumulate(OpBuilder &b, Location loc, AdjointMap &adj, Value key,
+                Value g) {
+  if (!g || !isFloatTensor(key.getType()))
+    return;
+  auto it = adj.find(key);
+  if (it == adj.end()) {
+    adj[key] = g;
+    return;
+  }
+  it->second = createOp(b, loc, "tfc.add", {it->second, g}, g.getType());
+}
+
+Value adjointOrZero(OpBuilder &b, Location loc, const AdjointMap &adj,
+                    Value key) {
+  Value g = adj.lookup(key);
+  return g ? g : splat(b, loc, key.getType(), 0.0);
+}
+
+/// Float values used in `regions` but defined outside them.
+SmallVector<Value> capturedFloats(MutableArrayRef<Region> regions) {
+  llvm::SetVector<Value> used;
+  for (Region &r : regions)
+    getUsedValuesDefinedAbove(r, used);
+  SmallVector<Value> floats;
+  for (Value v : used)
+    if (isFloatTensor(v.getType()))
+      floats.push_back(v);
+  return floats;
+}
+
+class VJPGenerator {
+public:
+  explicit VJPGenerator(ModuleOp module) : module(module), symbols(module) {}
+
+  /// Replaces every `tfc.grad` in `fn` by a call of a generated VJP.
+  LogicalResult lowerGradOps(func::FuncOp fn);
+
+private:
+  FailureOr<func::FuncOp> getOrCreateVJP(func::FuncOp fn, Operation *user);
+  LogicalResult cloneForward(Block &block, OpBuilder &b, IRMapping &map,
+                             Tapes &tapes);
+  LogicalResult cloneAugmentedWhile(WhileOp op, OpBuilder &b, IRMapping &map,
+                                    Tapes &tapes);
+  LogicalResult reverse(Block &block, OpBuilder &b, IRMapping &map,
+                        AdjointMap &adj, Tapes &tapes);
+  LogicalResult reverseIf(IfOp op, OpBuilder &b, IRMapping &map,
+                          AdjointMap &adj);
+  LogicalResult reverseWhile(WhileOp op, OpBuilder &b, IRMapping &map,
+                             AdjointMap &adj, Tapes &tapes);
+  LogicalResult reverseCall(func::CallOp op, OpBuilder &b, IRMapping &map,
+                            AdjointMap &adj);
+  LogicalResult reverseCustom(CustomGradientOp op, OpBuilder &b, IRMapping &map,
+                              AdjointMap &adj);
+  LogicalResult reverseKernel(Operation *op, OpBuilder &b, IRMapping &map,
+                              AdjointMap &adj);
+
+  ModuleOp module;
+  SymbolTable symbols;
+  llvm::DenseMap<Operation *, func::FuncOp> vjps;
+  llvm::DenseSet<Operation *> inProgress;
+  llvm::DenseSet<Operation *> lowered;
+};
+
+//===----------------------------------------------------------------------===//
+// Forward sweep
+//===----------------------------------------------------------------------===//
+
+LogicalResult VJPGenerator::cloneForward(Block &block, OpBuilder &b,
+                                         IRMapping &map, Tapes &tapes) {
+  for (Operation &op : block.without_terminator()) {
+    // Only whiles of this block are reversed right after this clone; nested
+    // ones are recomputed (and then augmented) inside the adjoint regions.
+    if (auto loop = dyn_cast<WhileOp>(op)) {
+      if (failed(cloneAugmentedWhile(loop, b, map, tapes)))
+        return failure();
+      continue;
+    }
+    b.clone(op, map);
+  }
+  return success();
+}
+
+/// The loop with an iteration counter, pushing the values entering each
+/// iteration of its body.
+LogicalResult VJPGenerator::cloneAugmentedWhile(WhileOp op, OpBuilder &b,
+                                                IRMapping &map, Tapes &tapes) {
+  Location loc = op.getLoc();
+  Block &before = op.getBefore().front();
+  Block &after = op.getAfter().front();
+  ConditionOp condition = op.getConditionOp();
+  if (!condition || condition.getArgs().size() != before.getNumArguments() ||
+      !llvm::equal(condition.getArgs(), before.getArguments()))
+    return op.emitOpError(
+        "cannot be differentiated: tfc-autodiff needs the before region to "
+        "pass its arguments unchanged to tfc.condition (as tfc::while_loop "
+        "traces it)");
+  for (Type t : after.getArgumentTypes())
+    if (!cast<RankedTensorType>(t).hasStaticShape())
+      return op.emitOpError("cannot be differentiated: loop value of type ")
+             << t << " has a dynamic shape";
+
+  WhileTape tape;
+  for (Type t : after.getArgumentTypes())
+    tape.stacks.push_back(StackNewOp::create(
+        b, loc, StackType::get(b.getContext(), cast<RankedTensorType>(t))));
+  SmallVector<Value> inits;
+  for (Value v : op.getInits())
+    inits.push_back(map.lookupOrDefault(v));
+  inits.push_back(i64Scalar(b, loc, 0));
+  SmallVector<Type> types(ValueRange(inits).getTypes());
+  SmallVector<Location> locs(types.size(), loc);
+
+  OperationState state(loc, WhileOp::getOperationName());
+  state.addOperands(inits);
+  state.addTypes(types);
+  state.addRegion();
+  state.addRegion();
+  Operation *loop = b.create(state);
+  Block *newBefore, *newAfter;
+  {
+    OpBuilder::InsertionGuard guard(b); // createBlock moves the builder.
+    newBefore = b.createBlock(&loop->getRegion(0), {}, types, locs);
+    newAfter = b.createBlock(&loop->getRegion(1), {}, types, locs);
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(newBefore);
+    for (auto [o, n] :
+         llvm::zip(before.getArguments(), newBefore->getArguments()))
+      map.map(o, n);
+    for (Operation &inner : before.without_terminator())
+      b.clone(inner, map);
+    ConditionOp::create(b, condition.getLoc(),
+                        map.lookupOrDefault(condition.getCondition()),
+                        newBefore->getArguments());
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(newAfter);
+    for (auto [i, o] : llvm::enumerate(after.getArguments())) {
+      map.map(o, newAfter->getArgument(i));
+      StackPushOp::create(b, loc, tape.stacks[i], newAfter->getArgument(i));
+    }
+    for (Operation &inner : after.without_terminator())
+      b.clone(inner, map);
+    SmallVector<Value> yields;
+    for (Value v : op.getYieldOp().getOperands())
+      yields.push_back(map.lookupOrDefault(v));
+    Value one = i64Scalar(b, loc, 1);
+    yields.push_back(createOp(b, loc, "tfc.add",
+                              {newAfter->getArguments().back(), one},
+                              one.getType()));
+    YieldOp::create(b, loc, yields);
+  }
+  for (auto [o, n] : llvm::zip(op.getResults(), loop->getResults()))
+    map.map(o, n);
+  tape.count = loop->getResults().back();
+  tapes[op] = tape;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reverse sweep
+//===----------------------------------------------------------------------===//
+
+LogicalResult VJPGenerator::reverse(Block &block, OpBuilder &b, IRMapping &map,
+                                    AdjointMap &adj, Tapes &tapes) {
+  for (Operation &op : llvm::reverse(block.without_terminator())) {
+    LogicalResult result = success();
+    if (isa<ConstantOp, PrintOp, AssertOp, StopGradientOp>(op))
+      continue;
+    if (auto ifOp = dyn_cast<IfOp>(op))
+      result = reverseIf(ifOp, b, map, adj);
+    else if (auto loop = dyn_cast<WhileOp>(op))
+      result = reverseWhile(loop, b, map, adj, tapes);
+    else if (auto call = dyn_cast<func::CallOp>(op))
+      result = reverseCall(call, b, map, adj);
+    else if (auto custom = dyn_cast<CustomGradientOp>(op))
+      result = reverseCustom(custom, b, map, adj);
+    else if (isa<StackNewOp, StackPushOp, StackPopOp, StackSizeOp, StackFreeOp>(
+                 op))
+      result = op.emitOpError(
+          "cannot be differentiated: differentiating a generated gradient "
+          "through a tfc.while (stack ops) is not supported");
+    else if (isa<VarReadOp, VarAssignOp, VarAssignAddOp, VarAssignSubOp>(op))
+      result = op.emitOpError("cannot be differentiated: run "
+                              "tfc-promote-variables before tfc-autodiff");
+    else
+      result = reverseKernel(&op, b, map, adj);
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult VJPGenerator::reverseKernel(Operation *op, OpBuilder &b,
+                                          IRMapping &map, AdjointMap &adj) {
+  if (op->getNumResults() != 1)
+    return op->emitOpError("cannot be differentiated by tfc-autodiff");
+  Value dy = adj.lookup(op->getResult(0));
+  if (!dy)
+    return success(); // Nothing flows back through it.
+  for (Type t : op->getOperandTypes())
+    if (!cast<RankedTensorType>(t).hasStaticShape())
+      return op->emitOpError("cannot be differentiated: operand of type ")
+             << t << " has a dynamic shape (gradients need static shapes)";
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands())
+    operands.push_back(map.lookupOrDefault(v));
+  FailureOr<SmallVector<Value>> grads = emitGradientRule(
+      b, op, operands, map.lookupOrDefault(op->getResult(0)), dy);
+  if (failed(grads))
+    return failure();
+  for (auto [operand, g] : llvm::zip(op->getOperands(), *grads))
+    accumulate(b, op->getLoc(), adj, operand, g);
+  return success();
+}
+
+LogicalResult VJPGenerator::reverseIf(IfOp op, OpBuilder &b, IRMapping &map,
+                                      AdjointMap &adj) {
+  Location loc = op.getLoc();
+  bool any = false;
+  for (Value r : op.getResults())
+    any |= static_cast<bool>(adj.lookup(r));
+  if (!any)
+    return success();
+  SmallVector<Value> captured = capturedFloats(op->getRegions());
+  if (captured.empty())
+    return success();
+  SmallVector<Type> types(ValueRange(captured).getTypes());
+  OperationState state(loc, IfOp::getOperationName());
+  state.addOperands(map.lookupOrDefault(op.getCondition()));
+  state.addTypes(types);
+  state.addRegion();
+  state.addRegion();
+  OpBuilder::InsertionGuard guard(b);
+  Operation *adjIf = b.create(state);
+  for (unsigned r = 0; r < 2; ++r) {
+    Block &branch = op->getRegion(r).front();
+    b.createBlock(&adjIf->getRegion(r));
+    // The branch is recomputed here: its values are not visible outside.
+    IRMapping local = map;
+    Tapes tapes;
+    if (failed(cloneForward(branch, b, local, tapes)))
+      return failure();
+    AdjointMap localAdj;
+    for (auto [i, y] : llvm::enumerate(branch.getTerminator()->getOperands()))
+      accumulate(b, loc, localAdj, y, adj.lookup(op.getResult(i)));
+    if (failed(reverse(branch, b, local, localAdj, tapes)))
+      return failure();
+    SmallVector<Value> yields;
+    for (Value c : captured)
+      yields.push_back(adjointOrZero(b, loc, localAdj, c));
+    YieldOp::create(b, loc, yields);
+  }
+  b.setInsertionPointAfter(adjIf);
+  for (auto [c, g] : llvm::zip(captured, adjIf->getResults()))
+    accumulate(b, loc, adj, c, g);
+  return success();
+}
+
+LogicalResult VJPGenerator::reverseWhile(WhileOp op, OpBuilder &b,
+                                         IRMapping &map, AdjointMap &adj,
+                                         Tapes &tapes) {
+  Location loc = op.getLoc();
+  auto tapeIt = tapes.find(op);
+  if (tapeIt == tapes.end())
+    return op.emitOpError("internal error: no forward tape for this loop");
+  WhileTape tape = tapeIt->second;
+  Block &after = op.getAfter().front();
+  Operation *yield = op.getYieldOp();
+  auto freeStacks = [&] {
+    for (Value s : tape.stacks)
+      StackFreeOp::create(b, loc, s);
+  };
+  bool any = false;
+  for (Value r : op.getResults())
+    any |= static_cast<bool>(adj.lookup(r));
+  if (!any) {
+    freeStacks();
+    return success();
+  }
+  SmallVector<unsigned> floats;
+  for (auto [i, t] : llvm::enumerate(op.getResultTypes()))
+    if (isFloatTensor(t))
+      floats.push_back(i);
+  SmallVector<Value> captured = capturedFloats(op.getAfter());
+
+  // Carried: iterations left, adjoints of the float loop values, adjoints
+  // of the float values the body captures.
+  SmallVector<Value> inits{tape.count};
+  for (unsigned i : floats)
+    inits.push_back(adjointOrZero(b, loc, adj, op.getResult(i)));
+  for (Value c : captured)
+    inits.push_back(splat(b, loc, c.getType(), 0.0));
+  SmallVector<Type> types(ValueRange(inits).getTypes());
+  SmallVector<Location> locs(types.size(), loc);
+  OperationState state(loc, WhileOp::getOperationName());
+  state.addOperands(inits);
+  state.addTypes(types);
+  state.addRegion();
+  state.addRegion();
+  Operation *loop;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    loop = b.create(state);
+    Block *before = b.createBlock(&loop->getRegion(0), {}, types, locs);
+    Value zero = i64Scalar(b, loc, 0);
+    Value more = createOp(
+        b, loc, "tfc.cmp", {before->getArgument(0), zero},
+        RankedTensorType::get({}, b.getI1Type()),
+        {b.getNamedAttr("predicate", CmpPredicateAttr::get(b.getContext(),
+                                                           CmpPredicate::gt))});
+    ConditionOp::create(b, loc, more, before->getArguments());
+
+    Block *body = b.createBlock(&loop->getRegion(1), {}, types, locs);
+    Value left = createOp(b, loc, "tfc.sub",
+                          {body->getArgument(0), i64Scalar(b, loc, 1)},
+                          body->getArgument(0).getType());
+    IRMapping local = map;
+    for (auto [i, arg] : llvm::enumerate(after.getArguments()))
+      local.map(arg, StackPopOp::create(b, loc, arg.getType(), tape.stacks[i])
+                         .getResult());
+    Tapes bodyTapes;
+    if (failed(cloneForward(after, b, local, bodyTapes)))
+      return failure();
+    AdjointMap localAdj;
+    for (auto [k, i] : llvm::enumerate(floats))
+      accumulate(b, loc, localAdj, yield->getOperand(i),
+                 body->getArgument(1 + k));
+    if (failed(reverse(after, b, local, localAdj, bodyTapes)))
+      return failure();
+    SmallVector<Value> yields{left};
+    for (unsigned i : floats)
+      yields.push_back(adjointOrZero(b, loc, localAdj, after.getArgument(i)));
+    for (auto [j, c] : llvm::enumerate(captured)) {
+      Value sum = body->getArgument(1 + floats.size() + j);
+      if (Value g = localAdj.lookup(c))
+        sum = createOp(b, loc, "tfc.add", {sum, g}, g.getType());
+      yields.push_back(sum);
+    }
+    YieldOp::create(b, loc, yields);
+  }
+  b.setInsertionPointAfter(loop);
+  for (auto [k, i] : llvm::enumerate(floats))
+    accumulate(b, loc, adj, op.getInits()[i], loop->getResult(1 + k));
+  for (auto [j, c] : llvm::enumerate(captured))
+    accumulate(b, loc, adj, c, loop->getResult(1 + floats.size() + j));
+  freeStacks();
+  return success();
+}
+
+LogicalResult VJPGenerator::reverseCall(func::CallOp op, OpBuilder &b,
+                                        IRMapping &map, AdjointMap &adj) {
+  bool any = false;
+  for (Value r : op.getResults())
+    any |= isFloatTensor(r.getType()) && adj.lookup(r);
+  if (!any)
+    return success();
+  auto callee = symbols.lookup<func::FuncOp>(op.getCallee());
+  if (!callee)
+    return op.emitOpError("calls @") << op.getCallee() << ", not found";
+  FailureOr<func::FuncOp> vjp = getOrCreateVJP(callee, op);
+  if (failed(vjp))
+    return failure();
+  SmallVector<Value> args;
+  for (Value v : op.getOperands())
+    args.push_back(map.lookupOrDefault(v));
+  for (Value r : op.getResults())
+    if (isFloatTensor(r.getType()))
+      args.push_back(adjointOrZero(b, op.getLoc(), adj, r));
+  auto call = func::CallOp::create(b, op.getLoc(), *vjp, args);
+  unsigned k = 0;
+  for (Value v : op.getOperands())
+    if (isFloatTensor(v.getType()))
+      accumulate(b, op.getLoc(), adj, v, call.getResult(k++));
+  return success();
+}
+
+LogicalResult VJPGenerator::reverseCustom(CustomGradientOp op, OpBuilder &b,
+                                          IRMapping &map, AdjointMap &adj) {
+  bool any = false;
+  for (Value r : op.getResults())
+    any |= static_cast<bool>(adj.lookup(r));
+  if (!any)
+    return success();
+  // The user's backward region is the rule: inline it.
+  Block &backward = op.getBackward().front();
+  IRMapping local;
+  unsigned n = op.getInputs().size(), m = op.getNumResults();
+  for (unsigned i = 0; i < n; ++i)
+    local.map(backward.getArgument(i), map.lookupOrDefault(op.getInputs()[i]));
+  for (unsigned i = 0; i < m; ++i) {
+    local.map(backward.getArgument(n + i),
+              map.lookupOrDefault(op.getResult(i)));
+    local.map(backward.getArgument(n + m + i),
+              adjointOrZero(b, op.getLoc(), adj, op.getResult(i)));
+  }
+  for (Operation &inner : backward.without_terminator())
+    b.clone(inner, local);
+  for (auto [input, g] :
+       llvm::zip(op.getInputs(), backward.getTerminator()->getOperands()))
+    accumulate(b, op.getLoc(), adj, input, local.lookupOrDefault(g));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Gradient functions
+//===----------------------------------------------------------------------===//
+
+FailureOr<func::FuncOp> VJPGenerator::getOrCreateVJP(func::FuncOp fn,
+                                                     Operation *user) {
+  if (auto it = vjps.find(fn); it != vjps.end())
+    return it->second;
+  if (inProgress.contains(fn))
+    return user->emitOpError("differentiates @")
+           << fn.getName()
+           << ", which calls itself: recursive functions are not supported";
+  if (fn.isDeclaration() || !fn.getBody().hasOneBlock())
+    return user->emitOpError("cannot differentiate @")
+           << fn.getName() << ": it needs a body of one block";
+  for (auto [i, t] : llvm::enumerate(fn.getFunctionType().getInputs())) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape())
+      return user->emitOpError("cannot differentiate @")
+             << fn.getName() << ": argument " << i << " has type " << t
+             << "; gradients need statically shaped tensors";
+  }
+  inProgress.insert(fn);
+  auto done = llvm::make_scope_exit([&] { inProgress.erase(fn); });
+  if (failed(lowerGradOps(fn)))
+    return failure();
+
+  FunctionType type = fn.getFunctionType();
+  SmallVector<Type> inputs(type.getInputs());
+  SmallVector<Type> outputs;
+  for (Type t : type.getResults())
+    if (isFloatTensor(t))
+      inputs.push_back(t);
+  for (Type t : type.getInputs())
+    if (isFloatTensor(t))
+      outputs.push_back(t);
+
+  OpBuilder b(fn);
+  b.setInsertionPointAfter(fn);
+  auto vjp = func::FuncOp::create(b, fn.getLoc(), (fn.getName() + "_vjp").str(),
+                                  b.getFunctionType(inputs, outputs));
+  symbols.insert(vjp); // Renames on a clash.
+  vjp->setAttr("tfc.vjp_of", FlatSymbolRefAttr::get(fn));
+  Block *entry = vjp.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+
+  Block &body = fn.getBody().front();
+  IRMapping map;
+  for (auto [o, n] : llvm::zip(body.getArguments(), entry->getArguments()))
+    map.map(o, n);
+  Tapes tapes;
+  if (failed(cloneForward(body, b, map, tapes))) {
+    vjp.erase();
+    return failure();
+  }
+  AdjointMap adj;
+  unsigned k = fn.getNumArguments();
+  for (Value r : body.getTerminator()->getOperands())
+    if (isFloatTensor(r.getType()))
+      accumulate(b, fn.getLoc(), adj, r, entry->getArgument(k++));
+  if (failed(reverse(body, b, map, adj, tapes))) {
+    vjp.erase();
+    return failure();
+  }
+  SmallVector<Value> grads;
+  for (Value arg : body.getArguments())
+    if (isFloatTensor(arg.getType()))
+      grads.push_back(adjointOrZero(b, fn.getLoc(), adj, arg));
+  func::ReturnOp::create(b, fn.getLoc(), grads);
+  vjps[fn] = vjp;
+  return vjp;
+}
+
+LogicalResult VJPGenerator::lowerGradOps(func::FuncOp fn) {
+  if (!lowered.insert(fn).second)
+    return success();
+  SmallVector<GradOp> grads;
+  fn.walk([&](GradOp op) { grads.push_back(op); });
+  for (GradOp op : grads) {
+    auto callee = symbols.lookup<func::FuncOp>(op.getCallee());
+    if (!callee)
+      return op.emitOpError("'") << op.getCallee() << "' is not a func.func";
+    FailureOr<func::FuncOp> vjp = getOrCreateVJP(callee, op);
+    if (failed(vjp))
+      return failure();
+    OpBuilder b(op);
+    SmallVector<Value> args(op.getOperands());
+    Type resultType = callee.getFunctionType().getResult(0);
+    // A non-scalar target means the gradient of its sum: seed with ones.
+    args.push_back(splat(b, op.getLoc(), resultType, 1.0));
+    auto call = func::CallOp::create(b, op.getLoc(), *vjp, args);
+    // The VJP returns one adjoint per float argument, in order.
+    SmallVector<int64_t> position(op.getNumOperands(), -1);
+    int64_t k = 0;
+    for (auto [i, v] : llvm::enumerate(op.getOperands()))
+      if (isFloatTensor(v.getType()))
+        position[i] = k++;
+    for (auto [r, index] : llvm::zip(op.getResults(), op.getWrt()))
+      r.replaceAllUsesWith(call.getResult(position[index]));
+    op.erase();
+  }
+  return success();
+}
+
+struct TfcAutodiffPass
+    : public mlir::tfc::impl::TfcAutodiffPassBase<TfcAutodiffPass> {
+  void runOnOperation() override {
+    VJPGenerator generator(getOperation());
+    SmallVector<func::FuncOp> functions(getOperation().getOps<func::FuncOp>());
+    for (func::FuncOp fn : functions)
+      if (failed(generator.lowerGradOps(fn)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
