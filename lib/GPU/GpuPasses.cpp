@@ -119,6 +119,7 @@ struct HostMemoryPass
     registerBuiltinDialectTranslation(registry);
     registerLLVMDialectTranslation(registry);
     registerGPUDialectTranslation(registry);
+    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
     registerNVVMDialectTranslation(registry);
     NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   }

@@ -11,6 +11,7 @@
 
 #include "tfc/JIT/JIT.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
+#include "tfc/GPU/CudaJIT.h"
 #include "tfc/InitAllDialects.h"
 #include "tfc/JIT/CompileCache.h"
 #include "tfc/Pipelines/Pipelines.h"
@@ -351,6 +352,21 @@ linkObject(const llvm::orc::JITTargetMachineBuilder &jtmb,
 }
 } // namespace
 
+// --- Shared with Target::CUDA (lib/GPU/CudaJIT.cpp): one set of runtime
+// symbols and one packed calling convention for both targets. ---
+namespace tfc::jit::detail {
+llvm::orc::SymbolMap
+hostRuntimeSymbols(llvm::orc::MangleAndInterner &interner) {
+  return runtimeSymbols(interner);
+}
+void addPackedEntryPoints(
+    llvm::Module &module,
+    const std::map<std::string, FunctionSignature, std::less<>> &functions) {
+  addPackedWrappers(module, functions);
+}
+} // namespace tfc::jit::detail
+// --- end of the CUDA target's part ---
+
 //===----------------------------------------------------------------------===//
 // Compile
 //===----------------------------------------------------------------------===//
@@ -364,9 +380,9 @@ CompiledModule::Impl::~Impl() {
 std::shared_ptr<CompiledModule::Impl>
 CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   std::lock_guard<std::recursive_mutex> lock(contextMutex());
-  if (options.target != Target::CPU)
-    throw CompileError("the CUDA target is not available in this build; "
-                       "compile for Target::CPU");
+  // --- Target::CUDA: lib/GPU/CudaJIT.cpp (docs/gpu.md) ---
+  if (options.target == Target::CUDA)
+    return ::tfc::gpu::compileCuda(module, options);
   std::call_once(nativeTargetOnce, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   tfc-run FILE.mlir --mode=interpret|jit [--entry=NAME]
+//   tfc-run FILE.mlir --mode=interpret|jit [--target=cpu|cuda] [--entry=NAME]
 //           [--arg=LITERAL]... [--var=LITERAL]...
 //
 // Runs one function either with the reference interpreter or JIT-compiled,
@@ -54,6 +54,14 @@ cl::opt<Mode>
                                "op by op on the runtime kernels (reference)"),
                     clEnumValN(Mode::Jit, "jit", "JIT-compiled through LLVM")),
          cl::cat(toolCategory));
+cl::opt<Target> target(
+    "target", cl::desc("Where --mode=jit runs the function"),
+    cl::init(Target::CPU),
+    cl::values(clEnumValN(Target::CPU, "cpu", "the host CPU"),
+               clEnumValN(Target::CUDA, "cuda",
+                          "an NVIDIA GPU through the CUDA driver "
+                          "(docs/gpu.md)")),
+    cl::cat(toolCategory));
 cl::opt<std::string>
     entryName("entry",
               cl::desc("The function to run (default: the first public one)"),
@@ -171,7 +179,10 @@ int runMain() {
   } else {
     // The JIT promotes !tfc.var parameters to values: written variables'
     // final values follow the results, in tfc.written_vars order.
-    jit::CompiledModule compiled = jit::CompiledModule::from_file(inputPath);
+    jit::CompileOptions options;
+    options.target = target;
+    jit::CompiledModule compiled =
+        jit::CompiledModule::from_file(inputPath, options);
     results = compiled.call(name, args);
     const jit::FunctionSignature *sig = compiled.impl()->lookup(name);
     size_t numUser = results.size() - (sig ? sig->writtenVars.size() : 0);
