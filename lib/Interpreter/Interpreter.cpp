@@ -258,6 +258,8 @@ private:
   void runOp(Operation *op, Env &env);
   void runKernel(Operation *op, OpKind kind, Env &env);
   void runIf(tfd::IfOp op, Env &env);
+  /// A fusion computes what its body computes, op by op.
+  void runFusion(tfd::FusionOp op, Env &env);
   void runWhile(tfd::WhileOp op, Env &env);
   void runCall(mlir::func::CallOp op, Env &env);
   void runVariableOp(Operation *op, Env &env);
@@ -438,6 +440,8 @@ void Interpreter::Impl::runOp(Operation *op, Env &env) {
   }
   if (auto ifOp = llvm::dyn_cast<tfd::IfOp>(op))
     return runIf(ifOp, env);
+  if (auto fusion = llvm::dyn_cast<tfd::FusionOp>(op))
+    return runFusion(fusion, env);
   if (auto whileOp = llvm::dyn_cast<tfd::WhileOp>(op))
     return runWhile(whileOp, env);
   if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op))
@@ -665,6 +669,13 @@ void Interpreter::Impl::runIf(tfd::IfOp op, Env &env) {
                        std::to_string(op->getNumResults()) + " results" +
                        locationSuffix(op.getLoc()));
   bindValues(env, op->getResults(), results);
+}
+
+void Interpreter::Impl::runFusion(tfd::FusionOp op, Env &env) {
+  Block &body = op.getBody().front();
+  bindValues(env, body.getArguments(), collect(op.getInputs(), env, op));
+  Operation *yield = runBlock(body, env);
+  bindValues(env, op->getResults(), collect(yield->getOperands(), env, yield));
 }
 
 void Interpreter::Impl::runWhile(tfd::WhileOp op, Env &env) {

@@ -16,6 +16,7 @@
 #include "tfc/JIT/CompileCache.h"
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/runtime/Allocator.h"
+#include "tfc/runtime/CompiledCalls.h"
 #include "tfc/runtime/Error.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -26,6 +27,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -139,6 +141,8 @@ MLIRContext & ::tfc::jit::sharedContext() {
     mlir::tfc::registerAllDialects(registry);
     registerBuiltinDialectTranslation(registry);
     registerLLVMDialectTranslation(registry);
+    // Parallel loops become omp.* ops (tfc-linalg-to-loops).
+    registerOpenMPDialectTranslation(registry);
     auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
     c->loadAllAvailableDialects();
     return c;
@@ -297,6 +301,11 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
   add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&mlirFree));
   add("tfc_rt_assert", reinterpret_cast<void *>(&tfcAssert));
   add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
+  // Library calls (tfc-linalg-to-blas).
+  add("_mlir_ciface_tfc_rt_gemm_f32",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_gemm_f32));
+  add("_mlir_ciface_tfc_rt_gemm_f64",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_gemm_f64));
   ::tfc::jit::detail::registerPrintSymbols(map, interner);
   ::tfc::jit::detail::registerStackSymbols(map, interner); // tfc-autodiff
   return map;

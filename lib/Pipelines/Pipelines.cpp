@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - One pass pipeline per target -------------*- C++ -*-===//
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/Conversion/Passes.h"
+#include "tfc/Dialect/Tfc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -20,6 +21,8 @@ void tfc::buildTfcToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.fuseElementwise)
+    pm.addPass(createTfcFuseElementwisePass());
   pm.addPass(createConvertTfcToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
@@ -39,7 +42,19 @@ void tfc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  TfcLinalgToBlasPassOptions blas;
+  blas.minWork = options.blasMinWork;
+  pm.addPass(createTfcLinalgToBlasPass(blas));
+  TfcLinalgToLoopsPassOptions loops;
+  loops.parallelThreshold = options.parallelThreshold;
+  pm.addNestedPass<func::FuncOp>(createTfcLinalgToLoopsPass(loops));
+  if (options.parallelThreshold > 0) {
+    pm.addPass(createConvertSCFToOpenMPPass());
+    // scf-to-openmp wraps each loop body in memref.alloca_scope; with no
+    // alloca inside, canonicalization inlines it (a scope must stay one
+    // block, which scf-to-cf would break).
+    pm.addPass(createCanonicalizerPass());
+  }
   if (options.approximateMath)
     pm.addPass(tfc::createTfcApproximateMathPass());
   pm.addPass(createSCFToControlFlowPass());
@@ -59,6 +74,8 @@ void tfc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  if (options.parallelThreshold > 0)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

@@ -67,19 +67,32 @@ func.func @compare_select_cast(%a: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<3
 
 // -----
 
-// Matmul is a generic whose loops run (i, k, j): the innermost loop is
-// contiguous in B and C, so it vectorizes.
-// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
-// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
-// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// A 2-d float matmul stays a named linalg.matmul: on buffers,
+// tfc-linalg-to-blas calls OpenBLAS for the large ones and
+// tfc-linalg-to-loops runs the rest in (i, k, j) order.
 // CHECK-LABEL: func @matmul
 // CHECK: %[[Z:.*]] = linalg.fill
-// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%arg0, %arg1 : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[Z]] : tensor<2x4xf32>)
-// CHECK:   arith.mulf
-// CHECK:   arith.addf
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[Z]] : tensor<2x4xf32>)
 func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
   %0 = tfc.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Integer matmul is a generic whose loops run (i, k, j): the innermost loop
+// is contiguous in B and C, so it vectorizes.
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func @matmul_i32
+// CHECK: %[[Z:.*]] = linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%arg0, %arg1 : tensor<2x3xi32>, tensor<3x4xi32>) outs(%[[Z]] : tensor<2x4xi32>)
+// CHECK:   arith.muli
+// CHECK:   arith.addi
+func.func @matmul_i32(%a: tensor<2x3xi32>, %b: tensor<3x4xi32>) -> tensor<2x4xi32> {
+  %0 = tfc.matmul %a, %b : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
+  return %0 : tensor<2x4xi32>
 }
 
 // -----

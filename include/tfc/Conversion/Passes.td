@@ -42,4 +42,60 @@ def TfcApproximateMathPass : Pass<"tfc-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TfcLinalgToBlasPass : Pass<"tfc-linalg-to-blas", "ModuleOp"> {
+  let summary = "Call OpenBLAS for large float matmuls (on buffers)";
+  let description = [{
+    Replaces `linalg.matmul` on f32/f64 memrefs whose iteration space has at
+    least `min-work` points (M * N * K; dynamic sizes always qualify) by a
+    call of the runtime's `tfc_rt_gemm_f32`/`_f64`, which passes the views
+    to `cblas_sgemm`/`cblas_dgemm`. A zero `linalg.fill` of the output just
+    before the matmul is folded into the call (beta = 0). Smaller matmuls
+    stay for `tfc-linalg-to-loops`, which emits vectorizable loops: below
+    the threshold the library call's fixed cost dominates.
+
+    Example:
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+    linalg.matmul ins(%a, %b : memref<64x784xf32>, memref<784x256xf32>)
+                  outs(%c : memref<64x256xf32>)
+    // becomes
+    call @tfc_rt_gemm_f32(%a', %b', %c', %beta0)
+        : (memref<?x?xf32, strided<[?, ?], offset: ?>>, ..., f32) -> ()
+    ```
+  }];
+  let options = [
+    Option<"minWork", "min-work", "unsigned", /*default=*/"32768",
+           "Smallest M*N*K sent to the library">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def TfcLinalgToLoopsPass : Pass<"tfc-linalg-to-loops"> {
+  let summary = "Lower linalg ops on buffers to loops, parallel where it pays";
+  let description = [{
+    Like `convert-linalg-to-loops`, with two decisions:
+    - an op whose iteration space has at least `parallel-threshold` points
+      and a parallel dim becomes an `scf.parallel` nest over its parallel
+      dims (later OpenMP, one thread per core); smaller ones stay
+      sequential `scf.for` loops, since waking a thread costs more than
+      they take. With dynamic sizes both versions are emitted under an
+      `scf.if` on the run-time size.
+    - a generated `linalg.matmul` runs its loops in (i, k, j) order: the
+      innermost loop walks rows of B and C contiguously and vectorizes
+      (the named op's (i, j, k) order is about 3x slower here).
+    `parallel-threshold=0` keeps everything sequential.
+  }];
+  let options = [
+    Option<"parallelThreshold", "parallel-threshold", "unsigned",
+           /*default=*/"32768",
+           "Smallest iteration space run in parallel (0: never)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TFC_CONVERSION_PASSES_TD

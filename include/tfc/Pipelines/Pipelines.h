@@ -25,6 +25,15 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "fuse-elementwise",
       llvm::cl::desc("Fuse elementwise producers into their consumers"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> parallelThreshold{
+      *this, "parallel-threshold",
+      llvm::cl::desc("Smallest loop nest run on all cores with OpenMP "
+                     "(0: never)"),
+      llvm::cl::init(32768)};
+  PassOptions::Option<unsigned> blasMinWork{
+      *this, "blas-min-work",
+      llvm::cl::desc("Smallest float matmul (M*N*K) sent to OpenBLAS"),
+      llvm::cl::init(4096)};
 };
 
 /// tfc (after canonicalization) -> linalg/tensor/scf on tensors.

@@ -808,7 +808,7 @@ func.func @condition_outside_while(%p: tensor<i1>) {
 // -----
 
 func.func @yield_outside(%a: tensor<f32>) {
-  // expected-error @+1 {{'tfc.yield' op expects parent op to be one of 'tfc.if, tfc.while'}}
+  // expected-error @+1 {{'tfc.yield' op expects parent op to be one of 'tfc.if, tfc.while, tfc.fusion'}}
   tfc.yield %a : tensor<f32>
 }
 

@@ -1431,6 +1431,72 @@ LogicalResult VarReadOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// FusionOp
+//===----------------------------------------------------------------------===//
+
+YieldOp FusionOp::getYieldOp() { return getTerminatorOf<YieldOp>(getBody()); }
+
+bool mlir::tfc::isFusibleReduction(Operation *op) {
+  return isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
+             ReduceProdOp>(op);
+}
+
+LogicalResult FusionOp::verify() {
+  FailureOr<YieldOp> yield = verifyTerminator<YieldOp>(*this, getBody(), "body");
+  if (failed(yield))
+    return failure();
+  Block &body = getBody().front();
+  if (failed(verifyTypesMatch(*this, body.getArgumentTypes(),
+                              "the body's argument", getInputs().getTypes(),
+                              "input")))
+    return failure();
+  if (failed(verifyTypesMatch(*this, yield->getOperandTypes(),
+                              "the body's tfc.yield value", getResultTypes(),
+                              "result")))
+    return failure();
+  if (getNumResults() == 0)
+    return emitOpError("expected at least one result");
+  bool input = getKind() == FusionKind::input;
+  for (Operation &op : body.without_terminator()) {
+    if (isa<ElementwiseOpInterface, BroadcastToOp>(op))
+      continue;
+    if (auto c = dyn_cast<ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+      if (dense && dense.isSplat())
+        continue;
+      return emitOpError("may hold only splat constants, but its body has ")
+             << c.getValue();
+    }
+    if (input && isFusibleReduction(&op) && &op == yield->getOperation()
+                                                       ->getPrevNode())
+      continue;
+    InFlightDiagnostic diag =
+        emitOpError("cannot fuse '") << op.getName() << "' into a "
+                                     << stringifyFusionKind(getKind())
+                                     << " fusion";
+    if (input && isFusibleReduction(&op))
+      diag << " (the reduction must be the last op before tfc.yield)";
+    return diag;
+  }
+  if (input) {
+    Operation *last = (*yield)->getPrevNode();
+    if (!last || !isFusibleReduction(last) || yield->getNumOperands() != 1 ||
+        yield->getOperand(0) != last->getResult(0))
+      return emitOpError("an input fusion must yield exactly the result of "
+                         "its final reduction");
+    return success();
+  }
+  auto first = cast<RankedTensorType>(getResult(0).getType());
+  for (auto [i, t] : llvm::enumerate(getResultTypes())) {
+    if (cast<RankedTensorType>(t).getShape() != first.getShape())
+      return emitOpError("a loop fusion's results must all have one shape, "
+                         "but result #")
+             << i << " has type " << t << " and result #0 has type " << first;
+  }
+  return success();
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "tfc/Dialect/Tfc/IR/TfcOpsAttrs.cpp.inc"
 

@@ -50,6 +50,9 @@ FailureOr<SmallVector<int64_t>> normalizeAxes(ArrayRef<int64_t> axes,
 /// the rank (or rank + 1 for `tfc.expand_dims`). Fails if out of range.
 FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t bound);
 
+/// Reductions a `tfc.fusion` of kind `input` may end in.
+bool isFusibleReduction(Operation *op);
+
 namespace detail {
 /// Verifier of `ElementwiseOpInterface`: every ranked tensor operand and
 /// result has a shape compatible with operand #0's.

@@ -890,12 +890,12 @@ def Tfc_WhileOp : Tfc_Op<"while", [
 }
 
 def Tfc_YieldOp : Tfc_Op<"yield", [Pure, ReturnLike, Terminator,
-    ParentOneOf<["IfOp", "WhileOp"]>]> {
-  let summary = "ends a region of tfc.if or the body of tfc.while";
+    ParentOneOf<["IfOp", "WhileOp", "FusionOp"]>]> {
+  let summary = "ends a region of tfc.if, tfc.fusion or the body of tfc.while";
   let description = [{
-    Passes its operands to the parent: the results of a `tfc.if`, or the next
-    loop-carried values of a `tfc.while`. With no operands it may be omitted
-    from a `tfc.if` region.
+    Passes its operands to the parent: the results of a `tfc.if` or a
+    `tfc.fusion`, or the next loop-carried values of a `tfc.while`. With no
+    operands it may be omitted from a `tfc.if` region.
 
     Example:
     ```mlir
@@ -925,6 +925,59 @@ def Tfc_ConditionOp : Tfc_Op<"condition", [Pure, Terminator,
   let assemblyFormat = [{
     `(` $condition `)` attr-dict ($args^ `:` type($args))?
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion
+//===----------------------------------------------------------------------===//
+
+def Tfc_FusionKindAttr : I64EnumAttr<"FusionKind",
+    "how a fused group is code-generated", [
+      I64EnumAttrCase<"loop", 0>, I64EnumAttrCase<"input", 1>]> {
+  let cppNamespace = "::mlir::tfc";
+}
+
+def Tfc_FusionOp : Tfc_Op<"fusion", [IsolatedFromAbove,
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+    RecursivelySpeculatable]> {
+  let summary = "a group of ops fused into one loop nest";
+  let description = [{
+    Produced by `tfc-fuse-elementwise`: the body computes the results from
+    the block arguments (one per input) with elementwise ops, `broadcast_to`
+    and splat constants, and ends in `tfc.yield`. Code generation emits one
+    loop nest for the whole body, so no intermediate is stored (XLA's loop
+    fusion, one fusion = one kernel on the GPU).
+
+    - `loop`: every yielded value has the same shape (the iteration space);
+      a fusion may yield several values (multi-output fusion).
+    - `input`: the body ends in one reduction (`reduce_sum`, `reduce_mean`,
+      `reduce_max`, `reduce_min`, `reduce_prod`) whose operand is computed
+      by the elementwise ops before it, in the same loop nest as the
+      reduction (XLA's input fusion); it yields exactly that reduction.
+
+    Example:
+    ```mlir
+    %r = tfc.fusion loop (%x, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+    ^bb0(%a: tensor<4x8xf32>, %c: tensor<8xf32>):
+      %0 = tfc.broadcast_to %c : tensor<8xf32> to tensor<4x8xf32>
+      %1 = tfc.add %a, %0 : tensor<4x8xf32>
+      %2 = tfc.tanh %1 : tensor<4x8xf32>
+      tfc.yield %2 : tensor<4x8xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Tfc_FusionKindAttr:$kind, Variadic<Tfc_Tensor>:$inputs);
+  let results = (outs Variadic<Tfc_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    $body
+  }];
+  let extraClassDeclaration = [{
+    /// The `tfc.yield` ending the body.
+    YieldOp getYieldOp();
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

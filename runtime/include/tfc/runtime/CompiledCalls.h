@@ -1,0 +1,16 @@
+//===- CompiledCalls.h - Library calls made by JIT-compiled code -*- C++ -*-===//
+//
+// Entry points that compiled code calls through `llvm.emit_c_interface`
+// (memref descriptors passed by pointer); the JIT registers them by name.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFC_RUNTIME_COMPILEDCALLS_H
+#define TFC_RUNTIME_COMPILEDCALLS_H
+
+extern "C" {
+/// C = A B + beta C on 2-d memref descriptors (tfc-linalg-to-blas).
+void _mlir_ciface_tfc_rt_gemm_f32(void *a, void *b, void *c, float beta);
+void _mlir_ciface_tfc_rt_gemm_f64(void *a, void *b, void *c, double beta);
+}
+
+#endif // TFC_RUNTIME_COMPILEDCALLS_H

@@ -1,0 +1,82 @@
+//===- CompiledCalls.cpp - Library calls made by JIT-compiled code --------===//
+//
+// `tfc-linalg-to-blas` turns large float matmuls into calls of these
+// functions (as XLA's CPU backend calls Eigen). They take MLIR memref
+// descriptors (`llvm.emit_c_interface`), so any strided 2-d view works:
+// rows with unit inner stride go straight to OpenBLAS, transposed views as
+// transposed operands, anything else through a packed copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/runtime/CompiledCalls.h"
+
+#include <cblas.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+template <typename T> struct Memref2D {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[2];
+  int64_t strides[2];
+  T *data() const { return aligned + offset; }
+};
+
+/// A BLAS view of `m`: pointer, leading dim and whether it is transposed.
+template <typename T> struct View {
+  const T *data;
+  int ld;
+  CBLAS_TRANSPOSE trans;
+};
+
+template <typename T>
+View<T> blasView(const Memref2D<T> &m, std::vector<T> &scratch) {
+  int64_t rows = m.sizes[0], cols = m.sizes[1];
+  if (m.strides[1] == 1 && m.strides[0] >= std::max<int64_t>(cols, 1))
+    return {m.data(), int(std::max<int64_t>(m.strides[0], 1)), CblasNoTrans};
+  if (m.strides[0] == 1 && m.strides[1] >= std::max<int64_t>(rows, 1))
+    return {m.data(), int(std::max<int64_t>(m.strides[1], 1)), CblasTrans};
+  scratch.resize(static_cast<size_t>(rows * cols));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      scratch[i * cols + j] = m.data()[i * m.strides[0] + j * m.strides[1]];
+  return {scratch.data(), int(std::max<int64_t>(cols, 1)), CblasNoTrans};
+}
+
+/// C = A B + beta C; C must have unit inner stride (compiled code allocates
+/// it), which the pass guarantees.
+template <typename T>
+void gemm(Memref2D<T> *a, Memref2D<T> *b, Memref2D<T> *c, T beta) {
+  int64_t m = c->sizes[0], n = c->sizes[1], k = a->sizes[1];
+  if (m == 0 || n == 0)
+    return;
+  T *cd = c->data();
+  int ldc = int(std::max<int64_t>(c->strides[0], 1));
+  if (k == 0) {
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        cd[i * ldc + j] *= beta;
+    return;
+  }
+  std::vector<T> sa, sb;
+  View<T> va = blasView(*a, sa), vb = blasView(*b, sb);
+  if constexpr (sizeof(T) == 4)
+    cblas_sgemm(CblasRowMajor, va.trans, vb.trans, int(m), int(n), int(k),
+                1.0f, va.data, va.ld, vb.data, vb.ld, beta, cd, ldc);
+  else
+    cblas_dgemm(CblasRowMajor, va.trans, vb.trans, int(m), int(n), int(k), 1.0,
+                va.data, va.ld, vb.data, vb.ld, beta, cd, ldc);
+}
+} // namespace
+
+void _mlir_ciface_tfc_rt_gemm_f32(void *a, void *b, void *c, float beta) {
+  gemm(static_cast<Memref2D<float> *>(a), static_cast<Memref2D<float> *>(b),
+       static_cast<Memref2D<float> *>(c), beta);
+}
+void _mlir_ciface_tfc_rt_gemm_f64(void *a, void *b, void *c, double beta) {
+  gemm(static_cast<Memref2D<double> *>(a), static_cast<Memref2D<double> *>(b),
+       static_cast<Memref2D<double> *>(c), beta);
+}

@@ -1,0 +1,84 @@
+// RUN: tfc-opt %s --tfc-linalg-to-loops --canonicalize | FileCheck %s
+// RUN: tfc-opt %s --tfc-linalg-to-loops="parallel-threshold=0" --canonicalize | FileCheck %s --check-prefix=SEQ
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+
+// A big elementwise loop nest runs in parallel over both dims.
+// CHECK-LABEL: func @big
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c512, %c512)
+// CHECK: math.exp
+// SEQ-LABEL: func @big
+// SEQ-NOT: scf.parallel
+// SEQ: scf.for
+// SEQ: scf.for
+func.func @big(%x: memref<512x512xf32>, %y: memref<512x512xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<512x512xf32>) outs(%y : memref<512x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// A small one stays sequential: waking a thread costs more than it takes.
+// CHECK-LABEL: func @small
+// CHECK-NOT: scf.parallel
+// CHECK: scf.for
+func.func @small(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// Dynamic sizes: both versions, chosen by the run-time size.
+// CHECK-LABEL: func @dynamic
+// CHECK: %[[WORK:.*]] = arith.muli
+// CHECK: %[[BIG:.*]] = arith.cmpi sge, %[[WORK]], %c32768
+// CHECK: scf.if %[[BIG]] {
+// CHECK: scf.parallel
+// CHECK: } else {
+// CHECK: scf.for
+func.func @dynamic(%x: memref<?x?xf32>, %y: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x?xf32>) outs(%y : memref<?x?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// A row reduction: rows in parallel, each row's sum a sequential loop.
+// CHECK-LABEL: func @rows
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK: scf.for
+// CHECK: arith.addf
+func.func @rows(%x: memref<1024x256xf32>, %y: memref<1024xf32>) {
+  linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<1024x256xf32>) outs(%y : memref<1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// A generated matmul runs (i, k, j): the innermost loop walks B's and C's
+// rows.
+// CHECK-LABEL: func @matmul
+// CHECK: scf.for %[[I:.*]] = %c0 to %c4
+// CHECK: scf.for %[[K:.*]] = %c0 to %c8
+// CHECK: scf.for %[[J:.*]] = %c0 to %c6
+// CHECK: memref.load %{{.*}}[%[[I]], %[[K]]]
+// CHECK: memref.load %{{.*}}[%[[K]], %[[J]]]
+func.func @matmul(%a: memref<4x8xf32>, %b: memref<8x6xf32>, %c: memref<4x6xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x6xf32>) outs(%c : memref<4x6xf32>)
+  return
+}
