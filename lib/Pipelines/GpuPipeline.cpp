@@ -75,6 +75,9 @@ void tfc::buildLinalgToGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createLowerAffinePass());
+  // math.ipowi/fpowi have no NVVM lowering: expand them into functions,
+  // which outlining copies into each gpu.module that calls them.
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createGpuKernelOutliningPass());

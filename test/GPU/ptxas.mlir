@@ -12,3 +12,14 @@
 // CHECK-NEXT: ptxas ok: mm_kernel_1 (1 entries)
 // CHECK-NEXT: ptxas ok: loop_kernel (1 entries)
 // CHECK-NOT: ptxas ok
+
+// Integer pow, f64 math with dynamic shapes, softmax.
+// RUN: tfc-opt %S/Inputs/more.mlir --tfc-cuda-pipeline -o %t.more.mlir
+// RUN: rm -rf %t.more.dir
+// RUN: %python %S/Inputs/assemble-ptx.py %ptxas sm_90 %t.more.mlir %t.more.dir | FileCheck %s --check-prefix=MORE
+
+// MORE: ptxas ok: ipow_kernel (1 entries)
+// MORE-NEXT: ptxas ok: f64math_kernel (1 entries)
+// MORE-NEXT: ptxas ok: softmax_kernel (1 entries)
+// MORE-COUNT-5: ptxas ok: softmax_kernel_{{[0-9]}} (1 entries)
+// MORE-NOT: ptxas ok
