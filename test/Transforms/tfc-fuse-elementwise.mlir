@@ -159,3 +159,18 @@ func.func @in_loop(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<8xf32> {
   }
   return %r#1 : tensor<8xf32>
 }
+
+// -----
+
+// A reduction whose operand is computed only from broadcasts has no input
+// spanning its reduced dims (linalg needs one for every loop dim): the
+// elementwise part is a loop fusion and the reduction stays outside.
+// CHECK-LABEL: func @reduce_of_broadcast
+// CHECK: %[[F:.*]] = tfc.fusion loop(%arg0) : (tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK: tfc.reduce_sum %[[F]], axes = [0, 1]
+func.func @reduce_of_broadcast(%b: tensor<8xf32>) -> tensor<f32> {
+  %bb = tfc.broadcast_to %b : tensor<8xf32> to tensor<4x8xf32>
+  %e = tfc.exp %bb : tensor<4x8xf32>
+  %s = tfc.reduce_sum %e, axes = [0, 1], keepdims = false : tensor<4x8xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}

@@ -186,7 +186,9 @@ private:
     SmallVector<Value> inputs = collectInputs(g);
     if (inputs.size() > maxInputs)
       return std::nullopt;
-    if (!dynamicDimsKnown(g, inputs))
+    bool needsDirect = g.kind == FusionKind::input ||
+                       llvm::any_of(g.domain, ShapedType::isDynamic);
+    if (needsDirect && !hasDirectInput(g, inputs))
       return std::nullopt;
     return g;
   }
@@ -226,11 +228,11 @@ private:
     return outer;
   }
 
-  /// Each dynamic dim of the iteration space must be readable from an input
-  /// used at the iteration space's shape (not through a broadcast).
-  static bool dynamicDimsKnown(const Group &g, ArrayRef<Value> inputs) {
-    if (llvm::none_of(g.domain, ShapedType::isDynamic))
-      return true;
+  /// Whether some input is read at the iteration space's shape (not through
+  /// a broadcast). Dynamic sizes are read from it; and a reduction's loop
+  /// nest needs it, since its output does not span the reduced dims (linalg
+  /// requires every loop dim to be the dim of some operand).
+  static bool hasDirectInput(const Group &g, ArrayRef<Value> inputs) {
     for (Value v : inputs) {
       if (shapeOf(v) != ArrayRef<int64_t>(g.domain))
         continue;
