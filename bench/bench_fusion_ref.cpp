@@ -32,12 +32,19 @@ void lstmStep(const float *x, const float *h, const float *c, const float *wx,
               const float *wh, const float *bias, float *gates, float *hOut,
               float *cOut, int64_t batch, int64_t input, int64_t hidden) {
   int64_t g4 = 4 * hidden;
+  if (batch == 1) {
+    cblas_sgemv(CblasRowMajor, CblasTrans, int(input), int(g4), 1.0f, wx,
+                int(g4), x, 1, 0.0f, gates, 1);
+    cblas_sgemv(CblasRowMajor, CblasTrans, int(hidden), int(g4), 1.0f, wh,
+                int(g4), h, 1, 1.0f, gates, 1);
+  } else {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(batch), int(g4),
               int(input), 1.0f, x, int(input), wx, int(g4), 0.0f, gates,
               int(g4));
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(batch), int(g4),
               int(hidden), 1.0f, h, int(hidden), wh, int(g4), 1.0f, gates,
               int(g4));
+  }
   for (int64_t r = 0; r < batch; ++r) {
     const float *gr = gates + r * g4;
 #pragma omp simd

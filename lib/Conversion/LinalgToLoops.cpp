@@ -98,6 +98,10 @@ struct TfcLinalgToBlasPass
           work *= r;
         if (work < static_cast<int64_t>(minWork))
           continue;
+        // A small row-vector product (M = 1) vectorizes well inline and
+        // costs less than the library call (the LSTM step at batch 1).
+        if (ranges[0] == 1 && work < 16 * static_cast<int64_t>(minWork))
+          continue;
       }
       OpBuilder builder(op);
       Location loc = op.getLoc();

@@ -708,6 +708,20 @@ struct ConstantLowering : public OpConversionPattern<ConstantOp> {
     auto attr = dyn_cast<TypedAttr>(op.getValue());
     if (!attr)
       return rewriter.notifyMatchFailure(op, "constant is not a TypedAttr");
+    // A large splat (a broadcast scalar folded by canonicalization) is a
+    // fill: as a dense constant it would become a global of that size in
+    // the object code.
+    auto dense = dyn_cast<DenseElementsAttr>(attr);
+    auto type = dyn_cast<RankedTensorType>(attr.getType());
+    if (dense && dense.isSplat() && type && type.getNumElements() > 16) {
+      Location loc = op.getLoc();
+      Value scalar = arith::ConstantOp::create(
+          rewriter, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      Value empty = emptyTensor(rewriter, loc, type, {});
+      rewriter.replaceOp(
+          op, linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, attr);
     return success();
   }

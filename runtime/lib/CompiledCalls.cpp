@@ -63,6 +63,21 @@ void gemm(Memref2D<T> *a, Memref2D<T> *b, Memref2D<T> *c, T beta) {
   }
   std::vector<T> sa, sb;
   View<T> va = blasView(*a, sa), vb = blasView(*b, sb);
+  if (m == 1) {
+    // A row vector times a matrix: gemv (y = B^T x), which OpenBLAS runs
+    // several times faster than a one-row gemm.
+    int64_t incx = va.trans == CblasNoTrans ? 1 : va.ld;
+    CBLAS_TRANSPOSE t = vb.trans == CblasNoTrans ? CblasTrans : CblasNoTrans;
+    if constexpr (sizeof(T) == 4)
+      cblas_sgemv(CblasRowMajor, t, vb.trans == CblasNoTrans ? int(k) : int(n),
+                  vb.trans == CblasNoTrans ? int(n) : int(k), 1.0f, vb.data,
+                  vb.ld, va.data, int(incx), beta, cd, 1);
+    else
+      cblas_dgemv(CblasRowMajor, t, vb.trans == CblasNoTrans ? int(k) : int(n),
+                  vb.trans == CblasNoTrans ? int(n) : int(k), 1.0, vb.data,
+                  vb.ld, va.data, int(incx), beta, cd, 1);
+    return;
+  }
   if constexpr (sizeof(T) == 4)
     cblas_sgemm(CblasRowMajor, va.trans, vb.trans, int(m), int(n), int(k),
                 1.0f, va.data, va.ld, vb.data, vb.ld, beta, cd, ldc);

@@ -49,7 +49,8 @@ def TfcLinalgToBlasPass : Pass<"tfc-linalg-to-blas", "ModuleOp"> {
     least `min-work` points (M * N * K; dynamic sizes always qualify) by a
     call of the runtime's `tfc_rt_gemm_f32`/`_f64`, which passes the views
     to `cblas_sgemm`/`cblas_dgemm`. A zero `linalg.fill` of the output just
-    before the matmul is folded into the call (beta = 0). Smaller matmuls
+    before the matmul is folded into the call (beta = 0). Row-vector
+    products (M = 1) below 16 * `min-work` stay inline. Smaller matmuls
     stay for `tfc-linalg-to-loops`, which emits vectorizable loops: below
     the threshold the library call's fixed cost dominates.
 
@@ -64,7 +65,7 @@ def TfcLinalgToBlasPass : Pass<"tfc-linalg-to-blas", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"minWork", "min-work", "unsigned", /*default=*/"32768",
+    Option<"minWork", "min-work", "unsigned", /*default=*/"1024",
            "Smallest M*N*K sent to the library">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",

@@ -33,7 +33,7 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<unsigned> blasMinWork{
       *this, "blas-min-work",
       llvm::cl::desc("Smallest float matmul (M*N*K) sent to OpenBLAS"),
-      llvm::cl::init(4096)};
+      llvm::cl::init(1024)};
 };
 
 /// tfc (after canonicalization) -> linalg/tensor/scf on tensors.
