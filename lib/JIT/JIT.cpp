@@ -42,6 +42,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -338,6 +339,15 @@ linkObject(const llvm::orc::JITTargetMachineBuilder &jtmb,
   if (!jit)
     return fail(jit.takeError());
   llvm::orc::JITDylib &mainDylib = (*jit)->getMainJITDylib();
+  // Parallel loops call libomp's __kmpc_* entry points. The process links
+  // libomp only when it uses the eager kernels (the linker drops it
+  // otherwise), so load it here: the same library, hence one thread pool.
+  static std::once_flag ompOnce;
+  std::call_once(ompOnce, [] {
+    std::string ignored; // without it only parallel code fails, by name
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(TFC_LIBOMP_PATH,
+                                                      &ignored);
+  });
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
       layout.getGlobalPrefix());
   if (!process)
