@@ -344,6 +344,9 @@ linkObject(const llvm::orc::JITTargetMachineBuilder &jtmb,
   // otherwise), so load it here: the same library, hence one thread pool.
   static std::once_flag ompOnce;
   std::call_once(ompOnce, [] {
+    // Idle workers sleep (see runtime/lib/Threading.cpp) when the JIT is
+    // the first to load libomp.
+    setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
     std::string ignored; // without it only parallel code fails, by name
     llvm::sys::DynamicLibrary::LoadLibraryPermanently(TFC_LIBOMP_PATH,
                                                       &ignored);

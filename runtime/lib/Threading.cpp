@@ -8,6 +8,17 @@
 #include <cstdlib>
 
 namespace {
+/// OpenMP worker threads spin for 200 ms after each parallel region by
+/// default (KMP_BLOCKTIME), taking the cores OpenBLAS's own threads need
+/// next: on this 2-core machine an MLP training step ran 25x slower in real
+/// time. Make them sleep at once unless the user chose otherwise. Runs
+/// before anything in this file touches OpenMP (libomp reads it at its
+/// initialization).
+[[maybe_unused]] const bool gSleepingOpenMPWorkers = [] {
+  setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
+  return true;
+}();
+
 int defaultThreads() {
   if (const char *s = std::getenv("TFC_NUM_THREADS"))
     if (int n = std::atoi(s); n > 0)
