@@ -252,15 +252,47 @@ void BM_DenseSgemm(benchmark::State &st) {
 
 } // namespace
 
-BENCHMARK(BM_Triad)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Chain8HandFused)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Chain8Compiled)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Chain8CompiledUnfused)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Triad)->Arg(1)->Arg(2)->UseRealTime()->Unit(
+    benchmark::kMillisecond);
+BENCHMARK(BM_Chain8HandFused)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain8Compiled)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain8CompiledUnfused)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain8Eager)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_LstmHandFused)->Args({1, 256})->Args({64, 256})->Args({1, 32})->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_LstmCompiled)->Args({1, 256})->Args({64, 256})->Args({1, 32})->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_LstmEager)->Args({1, 256})->Args({64, 256})->Args({1, 32})->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_DenseSgemm)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_DenseCompiled)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LstmHandFused)
+    ->Args({1, 256})
+    ->Args({64, 256})
+    ->Args({1, 32})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LstmCompiled)
+    ->Args({1, 256})
+    ->Args({64, 256})
+    ->Args({1, 32})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LstmEager)
+    ->Args({1, 256})
+    ->Args({64, 256})
+    ->Args({1, 32})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DenseSgemm)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DenseCompiled)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -38,12 +38,12 @@ void lstmStep(const float *x, const float *h, const float *c, const float *wx,
     cblas_sgemv(CblasRowMajor, CblasTrans, int(hidden), int(g4), 1.0f, wh,
                 int(g4), h, 1, 1.0f, gates, 1);
   } else {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(batch), int(g4),
-              int(input), 1.0f, x, int(input), wx, int(g4), 0.0f, gates,
-              int(g4));
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(batch), int(g4),
-              int(hidden), 1.0f, h, int(hidden), wh, int(g4), 1.0f, gates,
-              int(g4));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(batch), int(g4),
+                int(input), 1.0f, x, int(input), wx, int(g4), 0.0f, gates,
+                int(g4));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(batch), int(g4),
+                int(hidden), 1.0f, h, int(hidden), wh, int(g4), 1.0f, gates,
+                int(g4));
   }
   for (int64_t r = 0; r < batch; ++r) {
     const float *gr = gates + r * g4;
@@ -63,8 +63,8 @@ void lstmStep(const float *x, const float *h, const float *c, const float *wx,
 
 void sgemm(const float *x, const float *w, float *y, int64_t m, int64_t k,
            int64_t n) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n),
-              int(k), 1.0f, x, int(k), w, int(n), 0.0f, y, int(n));
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k),
+              1.0f, x, int(k), w, int(n), 0.0f, y, int(n));
 }
 
 void triad(const float *a, const float *b, float *c, int64_t n, float s) {

@@ -39,8 +39,8 @@ namespace {
 MemRefType anyView(Type elt) {
   MLIRContext *ctx = elt.getContext();
   int64_t d = ShapedType::kDynamic;
-  return MemRefType::get({d, d}, elt,
-                         StridedLayoutAttr::get(ctx, d, ArrayRef<int64_t>{d, d}));
+  return MemRefType::get(
+      {d, d}, elt, StridedLayoutAttr::get(ctx, d, ArrayRef<int64_t>{d, d}));
 }
 
 func::FuncOp getOrInsertGemm(ModuleOp module, Type elt) {
@@ -135,7 +135,8 @@ FailureOr<linalg::LinalgOp> prepare(RewriterBase &rewriter,
   if (!isa<linalg::MatmulOp>(op) ||
       cast<linalg::MatmulOp>(op).hasUserDefinedMaps())
     return op;
-  FailureOr<linalg::GenericOp> generic = linalg::generalizeNamedOp(rewriter, op);
+  FailureOr<linalg::GenericOp> generic =
+      linalg::generalizeNamedOp(rewriter, op);
   if (failed(generic))
     return failure();
   FailureOr<linalg::GenericOp> swapped =

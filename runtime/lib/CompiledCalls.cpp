@@ -79,8 +79,8 @@ void gemm(Memref2D<T> *a, Memref2D<T> *b, Memref2D<T> *c, T beta) {
     return;
   }
   if constexpr (sizeof(T) == 4)
-    cblas_sgemm(CblasRowMajor, va.trans, vb.trans, int(m), int(n), int(k),
-                1.0f, va.data, va.ld, vb.data, vb.ld, beta, cd, ldc);
+    cblas_sgemm(CblasRowMajor, va.trans, vb.trans, int(m), int(n), int(k), 1.0f,
+                va.data, va.ld, vb.data, vb.ld, beta, cd, ldc);
   else
     cblas_dgemm(CblasRowMajor, va.trans, vb.trans, int(m), int(n), int(k), 1.0,
                 va.data, va.ld, vb.data, vb.ld, beta, cd, ldc);

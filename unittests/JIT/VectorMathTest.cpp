@@ -14,8 +14,8 @@
 
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -59,10 +59,9 @@ TEST_P(VectorMath, WithinUlpsOfLibmAndVectorized) {
   const Case &c = GetParam();
   std::string n = std::to_string(kN);
   std::string type = "tensor<" + n + "xf32>";
-  auto m = CompiledModule::from_source("func.func @f(%x: " + type + ") -> " +
-                                       type + " {\n  %0 = tfc." + c.op +
-                                       " %x : " + type + "\n  return %0 : " +
-                                       type + "\n}\n");
+  auto m = CompiledModule::from_source(
+      "func.func @f(%x: " + type + ") -> " + type + " {\n  %0 = tfc." + c.op +
+      " %x : " + type + "\n  return %0 : " + type + "\n}\n");
   Tensor x = Tensor::empty(DType::Float32, {kN});
   float *xs = x.data<float>();
   for (int64_t i = 0; i < kN; ++i) {
@@ -78,9 +77,10 @@ TEST_P(VectorMath, WithinUlpsOfLibmAndVectorized) {
   float worstX = 0;
   for (int64_t i = 0; i < kN; ++i) {
     float expected = float(c.ref(double(xs[i])));
-    int64_t d = c.absolute ? int64_t(std::ceil(std::fabs(ys[i] - expected) /
-                                               FLT_EPSILON))
-                           : ulps(ys[i], expected);
+    int64_t d =
+        c.absolute
+            ? int64_t(std::ceil(std::fabs(ys[i] - expected) / FLT_EPSILON))
+            : ulps(ys[i], expected);
     if (d > worst) {
       worst = d;
       worstX = xs[i];
@@ -94,9 +94,10 @@ TEST_P(VectorMath, WithinUlpsOfLibmAndVectorized) {
   // Vectorized: the optimized LLVM IR works on vectors and calls no libm
   // function for this op.
   std::string ir = m.ir("llvm");
-  EXPECT_NE(ir.find("x float>"), std::string::npos) << c.op << " not vectorized";
-  for (const char *fn : {"@tanhf", "@expf", "@logf", "@log1pf", "@sinf",
-                         "@cosf"})
+  EXPECT_NE(ir.find("x float>"), std::string::npos)
+      << c.op << " not vectorized";
+  for (const char *fn :
+       {"@tanhf", "@expf", "@logf", "@log1pf", "@sinf", "@cosf"})
     EXPECT_EQ(ir.find(std::string("call float ") + fn), std::string::npos)
         << c.op << " calls " << fn;
 }
@@ -108,8 +109,8 @@ double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 INSTANTIATE_TEST_SUITE_P(
     Libm, VectorMath,
     ::testing::Values(
-        Case{"exp", [](double v) { return std::exp(v); }, -87.0f, 88.0f,
-             false, 2},
+        Case{"exp", [](double v) { return std::exp(v); }, -87.0f, 88.0f, false,
+             2},
         Case{"log", [](double v) { return std::log(v); }, 1e-30f, 1e30f, true,
              2},
         Case{"log1p", [](double v) { return std::log1p(v); }, -0.999f, 1e6f,

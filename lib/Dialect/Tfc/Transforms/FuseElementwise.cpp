@@ -221,9 +221,8 @@ private:
     Block *block = g.root->getBlock();
     for (Operation *op : llvm::concat<Operation *const>(g.moved, g.cloned))
       (op->getBlock() == block ? all : outer).push_back(op);
-    llvm::sort(all, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
+    llvm::sort(
+        all, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     outer.append(all.begin(), all.end());
     return outer;
   }
