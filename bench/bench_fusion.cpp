@@ -7,9 +7,10 @@
 //       -ffast-math (glibc's vector tanhf/expf). bytes_per_second counts
 //       one read and one write of the data (the minimum traffic).
 //   Triad/threads        STREAM triad c = a + s*b: the bandwidth reference.
-//   Lstm/{Compiled,Eager,HandFused}/batch/hidden
-//       one LSTM cell step, input = hidden; HandFused = two sgemm + one fused
-//       gate loop.
+//   LstmCell/{Compiled,Eager,HandFused}/batch/hidden
+//       one LSTM cell step, input = hidden; HandFused = two sgemv/sgemm + one
+//       fused gate loop. Those cases are in bench_lstm.cpp, which is linked
+//       into tfc-bench-torch too (next to libtorch's step).
 //   Dense/{Compiled,Sgemm}   relu(x @ W + b), 256 x 1024 x 1024, against
 //       cblas_sgemm alone (the epilogue's cost is the difference).
 //
@@ -133,80 +134,6 @@ void BM_Triad(benchmark::State &st) {
 }
 
 //===----------------------------------------------------------------------===//
-// LSTM cell step
-//===----------------------------------------------------------------------===//
-
-std::pair<tfc::Tensor, tfc::Tensor>
-lstmStep(const tfc::Tensor &x, const tfc::Tensor &h, const tfc::Tensor &c,
-         const tfc::Tensor &wx, const tfc::Tensor &wh, const tfc::Tensor &b) {
-  int64_t hidden = h.shape()[1];
-  tfc::Tensor gates = tfc::matmul(x, wx) + tfc::matmul(h, wh) + b;
-  tfc::Tensor i = tfc::sigmoid(tfc::slice(gates, {0, 0}, {-1, hidden}));
-  tfc::Tensor f = tfc::sigmoid(tfc::slice(gates, {0, hidden}, {-1, hidden}));
-  tfc::Tensor g = tfc::tanh(tfc::slice(gates, {0, 2 * hidden}, {-1, hidden}));
-  tfc::Tensor o =
-      tfc::sigmoid(tfc::slice(gates, {0, 3 * hidden}, {-1, hidden}));
-  tfc::Tensor c2 = f * c + i * g;
-  return {o * tfc::tanh(c2), c2};
-}
-
-struct Lstm {
-  Lstm(int64_t batch, int64_t hidden)
-      : batch(batch), hidden(hidden),
-        x(tfc::random_uniform({batch, hidden}, -1, 1, 1)),
-        h(tfc::random_uniform({batch, hidden}, -1, 1, 2)),
-        c(tfc::random_uniform({batch, hidden}, -1, 1, 3)),
-        wx(tfc::random_uniform({hidden, 4 * hidden}, -0.1, 0.1, 4)),
-        wh(tfc::random_uniform({hidden, 4 * hidden}, -0.1, 0.1, 5)),
-        b(tfc::random_uniform({4 * hidden}, -0.1, 0.1, 6)),
-        gates(size_t(batch * 4 * hidden)), hOut(size_t(batch * hidden)),
-        cOut(size_t(batch * hidden)) {}
-  void runRef() {
-    ref::lstmStep(x.data<float>(), h.data<float>(), c.data<float>(),
-                  wx.data<float>(), wh.data<float>(), b.data<float>(),
-                  gates.data(), hOut.data(), cOut.data(), batch, hidden,
-                  hidden);
-  }
-  int64_t batch, hidden;
-  tfc::Tensor x, h, c, wx, wh, b;
-  std::vector<float> gates, hOut, cOut;
-};
-
-void BM_LstmCompiled(benchmark::State &st) {
-  setThreads(1);
-  Lstm m(st.range(0), st.range(1));
-  auto f = tfc::function(lstmStep);
-  auto [h, c] = f(m.x, m.h, m.c, m.wx, m.wh, m.b);
-  m.runRef();
-  int64_t n = m.batch * m.hidden;
-  check(maxRelDiff(h.data<float>(), m.hOut.data(), n) < 1e-4f &&
-            maxRelDiff(c.data<float>(), m.cOut.data(), n) < 1e-4f,
-        "Lstm/Compiled");
-  for (auto _ : st) {
-    auto hc = f(m.x, m.h, m.c, m.wx, m.wh, m.b);
-    benchmark::DoNotOptimize(hc.first.unsafe_impl());
-  }
-}
-
-void BM_LstmEager(benchmark::State &st) {
-  setThreads(1);
-  Lstm m(st.range(0), st.range(1));
-  for (auto _ : st) {
-    auto hc = lstmStep(m.x, m.h, m.c, m.wx, m.wh, m.b);
-    benchmark::DoNotOptimize(hc.first.unsafe_impl());
-  }
-}
-
-void BM_LstmHandFused(benchmark::State &st) {
-  setThreads(1);
-  Lstm m(st.range(0), st.range(1));
-  for (auto _ : st) {
-    m.runRef();
-    benchmark::ClobberMemory();
-  }
-}
-
-//===----------------------------------------------------------------------===//
 // Dense layer
 //===----------------------------------------------------------------------===//
 
@@ -269,21 +196,6 @@ BENCHMARK(BM_Chain8CompiledUnfused)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain8Eager)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_LstmHandFused)
-    ->Args({1, 256})
-    ->Args({64, 256})
-    ->Args({1, 32})
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_LstmCompiled)
-    ->Args({1, 256})
-    ->Args({64, 256})
-    ->Args({1, 32})
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_LstmEager)
-    ->Args({1, 256})
-    ->Args({64, 256})
-    ->Args({1, 32})
-    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DenseSgemm)
     ->Arg(1)
     ->Arg(2)

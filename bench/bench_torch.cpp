@@ -20,7 +20,20 @@
 //                  batch 64, cross entropy, backward, torch::optim::SGD) and
 //                  its forward pass alone, from the same initial weights
 //                  (train_data.h), on one intra-op thread.
-// libtorch runs on 2 intra-op threads, like tfc. Single-threaded cases are
+//   LstmCell/{Torch,TorchInference,TorchLstmCell,TorchScript}/batch/hidden
+//                  the LSTM cell step of bench_lstm.cpp (lstm_data.h: the
+//                  same floats, checked against the same double-precision
+//                  reference) next to tfc's compiled, eager and hand-fused
+//                  step, on one thread (torch::set_num_threads(1) and
+//                  openblas_set_num_threads(1)), timed in CPU time. Torch:
+//                  two addmm, chunk(4, 1), sigmoid / tanh and the cell
+//                  arithmetic, grad mode on (libtorch's default), inputs
+//                  not requiring grad; TorchInference: the same under
+//                  c10::InferenceMode; TorchLstmCell: libtorch's own
+//                  torch::lstm_cell (its weights transposed, as it wants
+//                  them), under InferenceMode; TorchScript: the same code as
+//                  Torch through torch::jit::compile, after warm-up calls.
+// libtorch runs on 2 intra-op threads, like tfc (the LSTM cases: 1). Single-threaded cases are
 // timed in CPU time (as in bench_eager.cpp): on this shared machine wall
 // time includes waiting for a core.
 //
@@ -30,7 +43,10 @@
 #include <torch/jit.h>
 #include <torch/torch.h>
 
+#include "lstm_data.h"
 #include "train_data.h"
+
+#include <cblas.h>
 
 #include <cmath>
 #include <cstdio>
@@ -58,12 +74,10 @@ void perOpCounter(benchmark::State &st, int ops) {
 
 enum class Mode { Default, NoGrad, Inference, Autograd };
 
+// Every case sets its thread count (the LSTM and training cases use 1).
 void setThreads() {
-  static bool once = [] {
+  if (torch::get_num_threads() != 2)
     torch::set_num_threads(2);
-    return true;
-  }();
-  (void)once;
 }
 
 //===----------------------------------------------------------------------===//
@@ -166,6 +180,12 @@ void BM_Chain20TorchAutograd(benchmark::State &st) {
 const char *kScript = R"JIT(
 def add(a, b):
     return a + b
+
+def lstm(x, h, c, wx, wh, b):
+    gates = torch.addmm(torch.addmm(b, x, wx), h, wh)
+    i, f, g, o = gates.chunk(4, 1)
+    c2 = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+    return torch.sigmoid(o) * torch.tanh(c2), c2
 
 def chain(x, w, b):
     y = torch.sigmoid(torch.tanh(x * w + b) - w)
@@ -283,6 +303,115 @@ void BM_TrainTorchForward(benchmark::State &st) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// LSTM cell step (bench_lstm.cpp's LstmCell/* cases)
+//===----------------------------------------------------------------------===//
+
+void setOneThread() {
+  torch::set_num_threads(1);
+  openblas_set_num_threads(1);
+}
+
+/// lstm_data's cell as torch tensors.
+struct TorchCell {
+  explicit TorchCell(const benchmark::State &st)
+      : m(lstm_data::make(st.range(0), st.range(1))),
+        x(fromVector(m.x, {m.batch, m.input})),
+        h(fromVector(m.h, {m.batch, m.hidden})),
+        c(fromVector(m.c, {m.batch, m.hidden})),
+        wx(fromVector(m.wx, {m.input, 4 * m.hidden})),
+        wh(fromVector(m.wh, {m.hidden, 4 * m.hidden})),
+        b(fromVector(m.b, {4 * m.hidden})) {}
+  lstm_data::Cell m;
+  torch::Tensor x, h, c, wx, wh, b;
+};
+
+/// Checks h' and c' against lstm_data's reference (see bench_lstm.cpp).
+void checkLstm(benchmark::State &st, const lstm_data::Cell &m,
+               const torch::Tensor &h, const torch::Tensor &c,
+               const char *what) {
+  torch::Tensor hc = h.contiguous(), cc = c.contiguous();
+  check(hc.numel() == int64_t(m.hNext.size()) &&
+            cc.numel() == int64_t(m.cNext.size()),
+        what);
+  float d = std::max(lstm_data::maxAbsDiff(hc.data_ptr<float>(), m.hNext),
+                     lstm_data::maxAbsDiff(cc.data_ptr<float>(), m.cNext));
+  if (!(d <= lstm_data::kTolerance))
+    std::fprintf(stderr, "bench_torch: %s: max |diff| %g\n", what, double(d));
+  check(d <= lstm_data::kTolerance, what);
+  st.counters["max_abs_diff"] = d;
+}
+
+std::tuple<torch::Tensor, torch::Tensor>
+lstmTorch(const torch::Tensor &x, const torch::Tensor &h,
+          const torch::Tensor &c, const torch::Tensor &wx,
+          const torch::Tensor &wh, const torch::Tensor &b) {
+  torch::Tensor gates = torch::addmm(torch::addmm(b, x, wx), h, wh);
+  std::vector<torch::Tensor> ifgo = gates.chunk(4, 1);
+  torch::Tensor c2 = torch::sigmoid(ifgo[1]) * c +
+                     torch::sigmoid(ifgo[0]) * torch::tanh(ifgo[2]);
+  return {torch::sigmoid(ifgo[3]) * torch::tanh(c2), c2};
+}
+
+void lstmEager(benchmark::State &st, Mode mode) {
+  setOneThread();
+  TorchCell t(st);
+  std::unique_ptr<c10::InferenceMode> inference;
+  if (mode == Mode::Inference)
+    inference = std::make_unique<c10::InferenceMode>();
+  {
+    auto [h, c] = lstmTorch(t.x, t.h, t.c, t.wx, t.wh, t.b);
+    checkLstm(st, t.m, h, c, "LstmCell/Torch");
+  }
+  for (auto _ : st) {
+    auto hc = lstmTorch(t.x, t.h, t.c, t.wx, t.wh, t.b);
+    benchmark::DoNotOptimize(std::get<0>(hc).unsafeGetTensorImpl());
+    benchmark::DoNotOptimize(std::get<1>(hc).unsafeGetTensorImpl());
+  }
+}
+
+void BM_LstmTorch(benchmark::State &st) { lstmEager(st, Mode::Default); }
+void BM_LstmTorchInference(benchmark::State &st) {
+  lstmEager(st, Mode::Inference);
+}
+
+void BM_LstmTorchLstmCell(benchmark::State &st) {
+  setOneThread();
+  TorchCell t(st);
+  c10::InferenceMode inference;
+  // torch::lstm_cell computes x @ w_ih^T + b_ih + h @ w_hh^T (+ b_hh).
+  torch::Tensor wih = t.wx.t().contiguous(), whh = t.wh.t().contiguous();
+  std::vector<torch::Tensor> hx{t.h, t.c};
+  {
+    auto [h, c] = torch::lstm_cell(t.x, hx, wih, whh, t.b);
+    checkLstm(st, t.m, h, c, "LstmCell/TorchLstmCell");
+  }
+  for (auto _ : st) {
+    auto hc = torch::lstm_cell(t.x, hx, wih, whh, t.b);
+    benchmark::DoNotOptimize(std::get<0>(hc).unsafeGetTensorImpl());
+    benchmark::DoNotOptimize(std::get<1>(hc).unsafeGetTensorImpl());
+  }
+}
+
+void BM_LstmTorchScript(benchmark::State &st) {
+  setOneThread();
+  TorchCell t(st);
+  torch::jit::Function &fn = scriptUnit()->get_function("lstm");
+  std::vector<torch::jit::IValue> args{t.x, t.h, t.c, t.wx, t.wh, t.b};
+  for (int i = 0; i < 20; ++i) // Let the profiling executor optimise.
+    fn(args);
+  {
+    torch::jit::IValue hc = fn(args);
+    const auto &elems = hc.toTuple()->elements();
+    checkLstm(st, t.m, elems[0].toTensor(), elems[1].toTensor(),
+              "LstmCell/TorchScript");
+  }
+  for (auto _ : st) {
+    torch::jit::IValue hc = fn(args);
+    benchmark::DoNotOptimize(&hc);
+  }
+}
+
 } // namespace
 
 BENCHMARK(BM_TrainTorchStep)
@@ -325,3 +454,28 @@ BENCHMARK(BM_Chain20TorchAutograd)
     ->Arg(1)
     ->Arg(100);
 BENCHMARK(BM_Chain20TorchScript)->Name("Chain20/TorchScript")->Arg(1)->Arg(100);
+// Args: {batch, hidden}; next to bench_lstm.cpp's LstmCell/* cases.
+BENCHMARK(BM_LstmTorch)
+    ->Name("LstmCell/Torch")
+    ->Args({1, 256})
+    ->Args({64, 256})
+    ->Args({1, 32})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LstmTorchInference)
+    ->Name("LstmCell/TorchInference")
+    ->Args({1, 256})
+    ->Args({64, 256})
+    ->Args({1, 32})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LstmTorchLstmCell)
+    ->Name("LstmCell/TorchLstmCell")
+    ->Args({1, 256})
+    ->Args({64, 256})
+    ->Args({1, 32})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LstmTorchScript)
+    ->Name("LstmCell/TorchScript")
+    ->Args({1, 256})
+    ->Args({64, 256})
+    ->Args({1, 32})
+    ->Unit(benchmark::kMicrosecond);
