@@ -130,6 +130,15 @@ OpAttrs decodeAttrs(mlir::Operation *op, OpKind kind) {
 
 } // namespace
 
+bool mlir::tfc::hasGradientRule(Operation *op) {
+  llvm::StringRef name = op->getName().stripDialect();
+  std::optional<OpKind> kind =
+      op->getName().getDialectNamespace() == "tfc"
+          ? op_kind_from_name(std::string_view(name.data(), name.size()))
+          : std::nullopt;
+  return kind && gradient_rule(*kind) != nullptr;
+}
+
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 mlir::tfc::emitGradientRule(OpBuilder &builder, Operation *op,
                             ValueRange operands, Value result, Value dy) {

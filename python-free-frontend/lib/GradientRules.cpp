@@ -160,6 +160,14 @@ Grads powGrad(const GradientContext &c, const Tensor &dy) {
   return {unbroadcast(da, a.shape()), unbroadcast(db, b.shape())};
 }
 
+/// floor-mod: x - floor(x / y) y, so d/dx = 1 and d/dy = -floor(x / y) away
+/// from the jumps (TensorFlow's FloorMod gradient).
+Grads modGrad(const GradientContext &c, const Tensor &dy) {
+  const Tensor &a = in(c, 0), &b = in(c, 1);
+  return {unbroadcast(dy, a.shape()),
+          unbroadcast(neg(dy * floor_div(a, b)), b.shape())};
+}
+
 /// maximum/minimum: the gradient goes to `a` where `aWins` (ties go to a, as
 /// TensorFlow's), else to `b`.
 Grads selectBetween(const GradientContext &c, const Tensor &dy,
@@ -356,6 +364,8 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
     return divGrad;
   case OpKind::Pow:
     return powGrad;
+  case OpKind::Mod:
+    return modGrad;
   case OpKind::Maximum:
     return maximumGrad;
   case OpKind::Minimum:
@@ -402,7 +412,6 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
   case OpKind::LogicalOr:
   case OpKind::Cmp:
   case OpKind::FloorDiv:
-  case OpKind::Mod:
   case OpKind::Argmax:
   case OpKind::OneHot:
     return nullptr;

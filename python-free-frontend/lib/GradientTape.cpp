@@ -307,6 +307,11 @@ public:
                            const std::function<std::vector<Tensor>()> &thenFn,
                            const std::function<std::vector<Tensor>()> &elseFn,
                            const std::source_location &loc) override {
+    // A known predicate: the tracer runs the one branch inline, so its ops
+    // are recorded like any others. (As a node, a branch yielding an outer
+    // tensor unchanged made the node's output its own input, counted twice.)
+    if (!pred.is_symbolic())
+      return pred.item<bool>() ? thenFn() : elseFn();
     std::shared_ptr<TapeTraceHook> self = shared_from_this();
     auto thenProgram = std::make_shared<Program>();
     auto elseProgram = std::make_shared<Program>();
@@ -419,6 +424,112 @@ private:
   BodyUses &uses;
   std::unordered_set<TensorId> defined, seen;
 };
+
+/// Which tensors of recorded bodies get an adjoint in the backward pass. A
+/// tensor none of whose uses reaches a seeded result gets none, so the
+/// backward pass gives it no gradient at all: an explicit zero would flow
+/// through the rules of what computed it (sqrt at 0: 0 * inf = NaN) where
+/// the true gradient has no term. Conservative: an op with a rule passes an
+/// adjoint to each float input.
+struct Activity {
+  std::unordered_set<TensorId> tensors;
+  std::unordered_set<const VariableState *> variables; ///< Reads active.
+
+  bool has(const Tensor &t) const {
+    return t.defined() && tensors.count(t.id()) != 0;
+  }
+  void add(const Tensor &t) {
+    if (t.defined() && is_floating(t.dtype()))
+      tensors.insert(t.id());
+  }
+
+  /// Marks what `p`'s events pass adjoints to, given its active tensors
+  /// (results, values from outside and inner values share ids).
+  void program(const Program &p) {
+    for (auto it = p.events.rbegin(); it != p.events.rend(); ++it)
+      event(*it);
+  }
+
+  /// The float loop variables of a While whose adjoints are carried,
+  /// starting from those whose outputs are active: a variable is also active
+  /// when its value entering the body reaches an active one.
+  std::vector<size_t> loopVariables(const Event &e) {
+    const Program &body = *e.second;
+    std::vector<bool> in(e.numLoopVars, false);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (size_t k = 0; k < e.numLoopVars; ++k)
+        if (!in[k] && is_floating(e.outputs[k].dtype()) &&
+            (has(e.outputs[k]) ||
+             (k < body.args.size() && has(body.args[k])))) {
+          in[k] = changed = true;
+          if (k < body.results.size())
+            add(body.results[k]);
+        }
+      if (changed)
+        program(body);
+    }
+    std::vector<size_t> active;
+    for (size_t k = 0; k < e.numLoopVars; ++k)
+      if (in[k])
+        active.push_back(k);
+    return active;
+  }
+
+private:
+  void event(const Event &e) {
+    switch (e.kind) {
+    case Event::Kind::Op:
+      if (has(e.outputs[0]) && gradient_rule(e.op))
+        for (const Tensor &t : e.inputs)
+          add(t);
+      return;
+    case Event::Kind::Custom:
+      if (has(e.outputs[0]))
+        for (const Tensor &t : e.inputs)
+          add(t);
+      return;
+    case Event::Kind::VarRead:
+      if (has(e.outputs[0]))
+        variables.insert(e.var.get());
+      return;
+    case Event::Kind::Cond: {
+      bool any = false;
+      for (size_t k = 0; k < e.outputs.size(); ++k)
+        if (has(e.outputs[k])) {
+          any = true;
+          for (const Program *branch : {e.first.get(), e.second.get()})
+            if (k < branch->results.size())
+              add(branch->results[k]);
+        }
+      if (any) {
+        program(*e.first);
+        program(*e.second);
+      }
+      return;
+    }
+    case Event::Kind::While:
+      for (size_t k : loopVariables(e))
+        add(e.inputs[k]);
+      return;
+    case Event::Kind::VarAssign:
+    case Event::Kind::Effect:
+      return;
+    }
+  }
+};
+
+/// Whether input `j` of a recorded Cond/While node gets an adjoint.
+bool activeInput(const Event &node, size_t j, const Activity &activity) {
+  const Tensor &t = node.inputs[j];
+  if (activity.has(t))
+    return true;
+  for (const auto &[var, value] : node.hoisted)
+    if (value.id() == t.id() && activity.variables.count(var.get()))
+      return true;
+  return false;
+}
 
 std::string describeVariable(const VariableState &var) {
   return var.name.empty() ? "variable #" + std::to_string(var.id)
@@ -840,23 +951,29 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
 
   case Event::Kind::Cond: {
     // d(inputs) = cond(pred, then: vjp(then body), else: vjp(else body)),
-    // each branch replaying its body under a tape of its own.
+    // each branch replaying its body under a tape of its own. Only the
+    // outputs with an adjoint are seeded, and only the inputs they reach in
+    // either branch get a gradient (zeros in a branch that does not use one).
+    std::vector<size_t> outs;
+    std::vector<Tensor> outGrads;
+    Activity activity;
+    for (size_t k = 0; k < node.outputs.size(); ++k) {
+      if (!is_floating(node.outputs[k].dtype()) || !dys[k].defined())
+        continue;
+      outs.push_back(k);
+      outGrads.push_back(dys[k]);
+      for (const Program *branch : {node.first.get(), node.second.get()})
+        activity.add(branch->results[k]);
+    }
+    activity.program(*node.first);
+    activity.program(*node.second);
     std::vector<size_t> wanted;
     for (size_t j = 0; j < node.inputs.size(); ++j)
-      if (needed[j])
+      if (needed[j] && activeInput(node, j, activity))
         wanted.push_back(j);
     std::vector<Tensor> result(node.inputs.size());
     if (wanted.empty())
       return result;
-    std::vector<size_t> outs;
-    std::vector<Tensor> outGrads;
-    for (size_t k = 0; k < node.outputs.size(); ++k) {
-      if (!is_floating(node.outputs[k].dtype()))
-        continue;
-      outs.push_back(k);
-      outGrads.push_back(dys[k].defined() ? dys[k]
-                                          : zerosLike(node.outputs[k]));
-    }
     auto branch = [&](const Program &body) {
       TapeImpl tape(/*persistent=*/false);
       std::vector<Tensor> sources;
@@ -890,12 +1007,16 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
     const Program &condP = *node.first, &bodyP = *node.second;
     const size_t n = node.numLoopVars;
     std::vector<Tensor> inits(node.inputs.begin(), node.inputs.begin() + n);
-    std::vector<size_t> vars, externals;
+    // Only the loop variables whose adjoints reach the outputs with one are
+    // carried, and only the outside tensors the body passes them to get a
+    // gradient (the condition passes none).
+    Activity activity;
     for (size_t k = 0; k < n; ++k)
-      if (is_floating(node.inputs[k].dtype()))
-        vars.push_back(k);
+      if (dys[k].defined())
+        activity.add(node.outputs[k]);
+    std::vector<size_t> vars = activity.loopVariables(node), externals;
     for (size_t j = n; j < node.inputs.size(); ++j)
-      if (needed[j])
+      if (needed[j] && activeInput(node, j, activity))
         externals.push_back(j);
     std::vector<Tensor> result(node.inputs.size());
     if (vars.empty())

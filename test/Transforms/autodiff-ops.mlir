@@ -87,6 +87,19 @@ func.func @nondiff(%x: tensor<2xf32>, %i: tensor<2xi32>, %unused: tensor<2xf32>)
   return %s : tensor<f32>
 }
 
+// Floor-mod (TensorFlow's FloorMod gradient): dx = dy, dy' = -(dy * floor(x / y)).
+// CHECK-LABEL: func.func @floormod_vjp
+// CHECK-SAME: (%[[X:.*]]: tensor<3xf64>, %[[Y:.*]]: tensor<3xf64>, %[[DY:.*]]: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+// CHECK: tfc.mod %[[X]], %[[Y]]
+// CHECK: %[[Q:.*]] = tfc.floor_div %[[X]], %[[Y]] : tensor<3xf64>
+// CHECK: %[[P:.*]] = tfc.mul %[[DY]], %[[Q]]
+// CHECK: %[[N:.*]] = tfc.neg %[[P]]
+// CHECK: return %[[DY]], %[[N]]
+func.func @floormod(%x: tensor<3xf64>, %y: tensor<3xf64>) -> tensor<3xf64> {
+  %r = tfc.mod %x, %y : tensor<3xf64>
+  return %r : tensor<3xf64>
+}
+
 // tfc.grad becomes a call of the generated function seeded with ones.
 // CHECK-LABEL: func.func @use
 // CHECK: %[[ONE:.*]] = tfc.constant dense<1.000000e+00> : tensor<f32>
@@ -95,15 +108,18 @@ func.func @nondiff(%x: tensor<2xf32>, %i: tensor<2xi32>, %unused: tensor<2xf32>)
 // CHECK: call @matmul_vjp
 // CHECK: call @softmax_vjp
 // CHECK: call @nondiff_vjp
+// CHECK: call @floormod_vjp
 // CHECK: return %[[G]]#1, %[[H]]#0
 // CHECK-NOT: tfc.grad
 func.func @use(%x: tensor<3xf32>, %w: tensor<3xf32>, %a: tensor<2x3xf64>, %b: tensor<3xf64>,
-               %m: tensor<2x3xf32>, %n: tensor<3x4xf32>, %i: tensor<2xi32>, %v: tensor<2xf32>)
-    -> (tensor<3xf32>, tensor<2x3xf64>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xf32>) {
+               %m: tensor<2x3xf32>, %n: tensor<3x4xf32>, %i: tensor<2xi32>, %v: tensor<2xf32>,
+               %fm: tensor<3xf64>)
+    -> (tensor<3xf32>, tensor<2x3xf64>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xf32>, tensor<3xf64>) {
   %g = tfc.grad @elementwise(%x, %w) wrt [1] : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   %h = tfc.grad @broadcast(%a, %b) wrt [0] : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>
   %k = tfc.grad @matmul(%m, %n) wrt [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
   %s = tfc.grad @softmax(%m) wrt [0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %z = tfc.grad @nondiff(%v, %i, %v) wrt [2] : (tensor<2xf32>, tensor<2xi32>, tensor<2xf32>) -> tensor<2xf32>
-  return %g, %h, %k, %s, %z : tensor<3xf32>, tensor<2x3xf64>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xf32>
+  %q = tfc.grad @floormod(%fm, %fm) wrt [1] : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %g, %h, %k, %s, %z, %q : tensor<3xf32>, tensor<2x3xf64>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xf32>, tensor<3xf64>
 }

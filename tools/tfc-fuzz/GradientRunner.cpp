@@ -77,10 +77,6 @@ struct Node {
 struct Program {
   Block body;
   int numValues = 0;
-  /// Constructs of the open gradient bugs (docs/testing.md): a tfc.if
-  /// branch yielding a float value defined outside it (G1), float mod (G2).
-  bool ifYieldsOuterFloat = false, floatMod = false;
-  bool hasWhile = false; ///< Where bug G3 (NaN through a dead capture) lives.
   std::vector<DType> resultDTypes;
 };
 
@@ -89,7 +85,6 @@ class Decoder {
 public:
   std::string error;
   int next = 0;
-  bool ifYieldsOuterFloat = false, floatMod = false, hasWhile = false;
 
   void block(mlir::Block &b, Block &out) {
     for (mlir::BlockArgument arg : b.getArguments())
@@ -184,19 +179,11 @@ private:
     }
     if (name == "tfc.if" || name == "tfc.while") {
       n.type = name == "tfc.if" ? Node::Type::If : Node::Type::While;
-      hasWhile |= n.type == Node::Type::While;
       if (op.getNumRegions() != 2 || op.getRegion(0).empty() ||
           op.getRegion(1).empty()) {
         error = name.str() + " without two regions";
         return;
       }
-      if (name == "tfc.if")
-        for (mlir::Region &region : op.getRegions()) {
-          mlir::Block &b = region.front();
-          for (mlir::Value v : b.getTerminator()->getOperands())
-            if (v.getParentBlock() != &b && isFloatType(v.getType()))
-              ifYieldsOuterFloat = true;
-        }
       n.regions.resize(2);
       block(op.getRegion(0).front(), n.regions[0]);
       block(op.getRegion(1).front(), n.regions[1]);
@@ -221,8 +208,6 @@ private:
       return;
     }
     n.kind = *kind;
-    if (*kind == OpKind::Mod && isFloatType(op.getResult(0).getType()))
-      floatMod = true;
     mlir::Type resultType = op.getResult(0).getType();
     auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(resultType);
     if (!ranked) {
@@ -331,9 +316,6 @@ std::optional<Program> decode(const std::string &text, std::string &why) {
     return std::nullopt;
   }
   program.numValues = decoder.next;
-  program.ifYieldsOuterFloat = decoder.ifYieldsOuterFloat;
-  program.floatMod = decoder.floatMod;
-  program.hasWhile = decoder.hasWhile;
   return program;
 }
 
@@ -730,21 +712,11 @@ GradResult runGradientDifferential(const GeneratedProgram &program,
 
   // Eager vs compiled.
   std::vector<std::vector<double>> ge;
-  bool compareCompiled = !(options.avoidKnownBugs && prog.ifYieldsOuterFloat);
-  if (!compareCompiled)
-    r.notes += "compiled not compared (bug G1); ";
   for (size_t s = 0; s < floatArgs.size(); ++s) {
     ge.push_back(toDoubles(eagerGrads[s]));
-    if (!compareCompiled)
-      continue;
     std::vector<double> gc = toDoubles(compiledGrads[s]);
     double scale = 1 + maxAbs(ge[s]);
     for (size_t i = 0; i < ge[s].size(); ++i) {
-      if (options.avoidKnownBugs && prog.hasWhile && std::isnan(gc[i]) &&
-          std::isfinite(ge[s][i])) {
-        ++r.knownG3;
-        continue;
-      }
       if (!within(ge[s][i], gc[i], atolEC * scale, rtolEC)) {
         r.outcome = GradOutcome::Disagreed;
         r.detail = "eager vs compiled gradient w.r.t. argument " +
@@ -757,10 +729,6 @@ GradResult runGradientDifferential(const GeneratedProgram &program,
   }
   if (!options.finiteDifferences)
     return r;
-  if (options.avoidKnownBugs && prog.floatMod) {
-    r.notes += "no finite differences (bug G2); ";
-    return r;
-  }
 
   // Finite differences in float64.
   try {

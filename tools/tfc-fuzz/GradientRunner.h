@@ -40,13 +40,9 @@ struct GradientOptions {
   int optLevel = 2; ///< Of the compiled gradient and the forward JIT run.
   bool fuse = true; ///< FunctionOptions::fuse of the compiled gradient.
   bool finiteDifferences = true;
-  /// Leave out the comparisons the open gradient bugs of docs/testing.md
-  /// break: eager vs compiled where a tfc.if branch yields a float value
-  /// from outside it (G1), finite differences where a float mod is used
-  /// (G2, mod has no gradient), and gradient elements that are NaN compiled
-  /// but finite eagerly in a program with a tfc.while (G3, a zero adjoint
-  /// through a loop's dead use of a capture meeting an infinite local
-  /// derivative). The other comparisons still run.
+  /// Leave out the comparisons open gradient bugs of docs/testing.md break
+  /// (none is open: G1-G3 are fixed and always compared). Recorded in
+  /// GradResult::notes.
   bool avoidKnownBugs = true;
 };
 
@@ -74,9 +70,6 @@ struct GradResult {
   bool fdSkipped = false;
   /// Comparisons left out because of known bugs, "; "-separated.
   std::string notes;
-  /// Gradient elements NaN compiled but finite eagerly in a program with a
-  /// tfc.while: the symptom of bug G3, left out while avoidKnownBugs.
-  int knownG3 = 0;
 };
 
 /// Runs the three-way gradient check on `program`. Never throws for errors

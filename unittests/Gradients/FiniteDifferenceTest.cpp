@@ -84,6 +84,35 @@ TEST(FiniteDifference, PowWithNegativeBaseAndIntegerExponent) {
   checkGradients("pow base", [b](const V &x) { return pow(x[0], b); }, {a});
 }
 
+TEST(FiniteDifference, ModAwayFromItsJumps) {
+  // mod(a, b) = a - floor(a / b) b jumps where a / b is an integer. Here a / b
+  // is an integer in [-3, 3) plus a fraction in [0.2, 0.8], built into
+  // whichever input has the broadcast shape, so no difference straddles a
+  // jump. Both signs of a and b.
+  struct Shapes {
+    std::vector<int64_t> a, b;
+  } shapes[] = {{{2, 3}, {2, 3}}, {{2, 3}, {3}}, {{2, 3}, {}},
+                {{}, {4}},        {{3}, {2, 3}}, {{2, 1, 3}, {1, 3}}};
+  uint64_t seed = 300;
+  for (const Shapes &s : shapes) {
+    bool aIsFull = s.a.size() >= s.b.size();
+    const std::vector<int64_t> &full = aIsFull ? s.a : s.b;
+    Tensor ratio = floor_div(rand64(full, -3, 3, seed), 1.0) +
+                   rand64(full, 0.2, 0.8, seed + 1);
+    Tensor a, b;
+    if (aIsFull) {
+      b = signedAwayFromZero(s.b, seed + 2);
+      a = ratio * b;
+    } else {
+      a = signedAwayFromZero(s.a, seed + 2);
+      b = a / ratio;
+    }
+    seed += 4;
+    checkGradients("mod " + shape_to_string(s.a) + " " + shape_to_string(s.b),
+                   [](const V &x) { return mod(x[0], x[1]); }, {a, b});
+  }
+}
+
 TEST(FiniteDifference, OperatorsAndScalars) {
   checkGradients(
       "operators with C++ scalars",
@@ -243,13 +272,13 @@ TEST(FiniteDifference, CastBetweenFloatDTypes) {
 }
 
 TEST(FiniteDifference, NonDifferentiableOpsGiveNoGradient) {
-  // Comparisons, floor_div, mod, argmax, one_hot, integer casts and
+  // Comparisons, floor_div, argmax, one_hot, integer casts and
   // stop_gradient pass no gradient: only the differentiable path counts.
   Tensor x = rand64({2, 3}, 0.5, 3, 120);
   auto fn = [](const V &v) {
     const Tensor &x = v[0];
     Tensor mask = cast(greater(x, 1.0), DType::Float64);
-    Tensor floors = floor_div(x, 0.7) + mod(x, 0.7);
+    Tensor floors = floor_div(x, 0.7);
     Tensor ints = cast(cast(x, DType::Int32), DType::Float64);
     Tensor picked = one_hot(argmax(x, 1), 3, DType::Float64);
     return x * 2.0 + mask + floors + ints + picked + stop_gradient(x * x);

@@ -110,6 +110,121 @@ SmallVector<Value> capturedFloats(MutableArrayRef<Region> regions) {
   return floats;
 }
 
+/// Which values the reverse sweep gives an adjoint, given the values that
+/// have one: a conservative mirror of reverse(). A value none of whose uses
+/// reaches an adjoint gets no adjoint at all, rather than an explicit zero
+/// that would flow through the rules of what computed it (sqrt's at 0 gives
+/// 0 * inf = NaN where the true gradient has no term).
+class Activity {
+public:
+  explicit Activity(SymbolTable &symbols) : symbols(symbols) {}
+
+  bool has(Value v) const { return values.contains(v); }
+  /// Constants depend on nothing: their adjoints would be dropped.
+  void add(Value v) {
+    if (v && isFloatTensor(v.getType()) && !v.getDefiningOp<ConstantOp>())
+      values.insert(v);
+  }
+
+  /// Marks what the ops of `block` pass adjoints to (values defined above it
+  /// included), given its active values.
+  void block(Block &block) {
+    for (Operation &op : llvm::reverse(block.without_terminator()))
+      this->op(op);
+  }
+
+  void op(Operation &op) {
+    if (auto ifOp = dyn_cast<IfOp>(op)) {
+      bool any = false;
+      for (auto [i, r] : llvm::enumerate(ifOp.getResults()))
+        if (has(r)) {
+          any = true;
+          for (Region &region : ifOp->getRegions())
+            add(region.front().getTerminator()->getOperand(i));
+        }
+      if (any)
+        for (Region &region : ifOp->getRegions())
+          block(region.front());
+      return;
+    }
+    if (auto loop = dyn_cast<WhileOp>(op)) {
+      for (unsigned i : loopValues(loop))
+        add(loop.getInits()[i]);
+      return;
+    }
+    bool any = false;
+    for (Value r : op.getResults())
+      any |= has(r);
+    if (!any || isa<ConstantOp, PrintOp, AssertOp, StopGradientOp>(op))
+      return;
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      for (unsigned i : callOperands(call))
+        add(call.getOperand(i));
+      return;
+    }
+    if (isa<CustomGradientOp>(op) || hasGradientRule(&op))
+      for (Value v : op.getOperands())
+        add(v);
+  }
+
+  /// The float loop values of `loop` whose adjoints reverseWhile carries:
+  /// those whose results are active, and those whose value entering the
+  /// body reaches a carried one (to a fixpoint).
+  SmallVector<unsigned> loopValues(WhileOp loop) {
+    Block &after = loop.getAfter().front();
+    Operation *yield = loop.getYieldOp();
+    SmallVector<bool> in(loop->getNumResults(), false);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto [i, r] : llvm::enumerate(loop.getResults()))
+        if (!in[i] && isFloatTensor(r.getType()) &&
+            (has(r) || has(after.getArgument(i)))) {
+          in[i] = changed = true;
+          add(yield->getOperand(i));
+        }
+      if (changed)
+        block(after);
+    }
+    SmallVector<unsigned> active;
+    for (auto [i, a] : llvm::enumerate(in))
+      if (a)
+        active.push_back(i);
+    return active;
+  }
+
+  /// The operands of `call` that get an adjoint from the callee's VJP given
+  /// its active results: those of the callee's arguments that reach them.
+  SmallVector<unsigned> callOperands(func::CallOp call) {
+    SmallVector<unsigned> operands;
+    auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+    bool analyse = callee && !callee.isDeclaration() &&
+                   callee.getBody().hasOneBlock() &&
+                   !inProgress.contains(callee.getOperation());
+    if (!analyse) { // Recursive or unknown: every float operand.
+      for (auto [i, v] : llvm::enumerate(call.getOperands()))
+        if (isFloatTensor(v.getType()))
+          operands.push_back(i);
+      return operands;
+    }
+    inProgress.insert(callee.getOperation());
+    Block &body = callee.getBody().front();
+    for (auto [i, r] : llvm::enumerate(call.getResults()))
+      if (has(r))
+        add(body.getTerminator()->getOperand(i));
+    block(body);
+    inProgress.erase(callee.getOperation());
+    for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+      if (has(arg))
+        operands.push_back(i);
+    return operands;
+  }
+
+private:
+  SymbolTable &symbols;
+  llvm::DenseSet<Value> values;
+  llvm::DenseSet<Operation *> inProgress;
+};
+
 class VJPGenerator {
 public:
   explicit VJPGenerator(ModuleOp module) : module(module), symbols(module) {}
@@ -306,7 +421,17 @@ LogicalResult VJPGenerator::reverseIf(IfOp op, OpBuilder &b, IRMapping &map,
     any |= static_cast<bool>(adj.lookup(r));
   if (!any)
     return success();
-  SmallVector<Value> captured = capturedFloats(op->getRegions());
+  // Only the captured values an adjoint reaches in either branch get one
+  // (zeros from a branch that does not use them).
+  Activity activity(symbols);
+  for (Value r : op.getResults())
+    if (adj.lookup(r))
+      activity.add(r);
+  activity.op(*op);
+  SmallVector<Value> captured;
+  for (Value c : capturedFloats(op->getRegions()))
+    if (activity.has(c))
+      captured.push_back(c);
   if (captured.empty())
     return success();
   SmallVector<Type> types(ValueRange(captured).getTypes());
@@ -362,11 +487,17 @@ LogicalResult VJPGenerator::reverseWhile(WhileOp op, OpBuilder &b,
     freeStacks();
     return success();
   }
-  SmallVector<unsigned> floats;
-  for (auto [i, t] : llvm::enumerate(op.getResultTypes()))
-    if (isFloatTensor(t))
-      floats.push_back(i);
-  SmallVector<Value> captured = capturedFloats(op.getAfter());
+  // Only the loop values whose adjoints reach the results with one are
+  // carried, and only the captured values the body passes them to.
+  Activity activity(symbols);
+  for (Value r : op.getResults())
+    if (adj.lookup(r))
+      activity.add(r);
+  SmallVector<unsigned> floats = activity.loopValues(op);
+  SmallVector<Value> captured;
+  for (Value c : capturedFloats(op.getAfter()))
+    if (activity.has(c))
+      captured.push_back(c);
 
   // Carried: iterations left, adjoints of the float loop values, adjoints
   // of the float values the body captures.
@@ -452,10 +583,21 @@ LogicalResult VJPGenerator::reverseCall(func::CallOp op, OpBuilder &b,
     if (isFloatTensor(r.getType()))
       args.push_back(adjointOrZero(b, op.getLoc(), adj, r));
   auto call = func::CallOp::create(b, op.getLoc(), *vjp, args);
+  // The VJP returns an adjoint (maybe zeros) for every float argument; only
+  // those of arguments that reach an active result are passed on.
+  Activity activity(symbols);
+  for (Value r : op.getResults())
+    if (adj.lookup(r))
+      activity.add(r);
+  SmallVector<unsigned> active = activity.callOperands(op);
   unsigned k = 0;
-  for (Value v : op.getOperands())
-    if (isFloatTensor(v.getType()))
-      accumulate(b, op.getLoc(), adj, v, call.getResult(k++));
+  for (auto [i, v] : llvm::enumerate(op.getOperands())) {
+    if (!isFloatTensor(v.getType()))
+      continue;
+    Value g = call.getResult(k++);
+    if (llvm::is_contained(active, i))
+      accumulate(b, op.getLoc(), adj, v, g);
+  }
   return success();
 }
 

@@ -35,6 +35,10 @@ FailureOr<SmallVector<Value>> emitGradientRule(OpBuilder &builder,
                                                ValueRange operands,
                                                Value result, Value dy);
 
+/// Whether emitGradientRule passes an adjoint through `op` at all (false for
+/// non-differentiable ops such as tfc.floor_div or tfc.cmp). Defined with it.
+bool hasGradientRule(Operation *op);
+
 #define GEN_PASS_REGISTRATION
 #include "tfc/Dialect/Tfc/Transforms/AutodiffPasses.h.inc"
 
