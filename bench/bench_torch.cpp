@@ -29,7 +29,10 @@
 //                  two addmm, chunk(4, 1), sigmoid / tanh and the cell
 //                  arithmetic, grad mode on (libtorch's default), inputs
 //                  not requiring grad; TorchInference: the same under
-//                  c10::InferenceMode; TorchLstmCell: libtorch's own
+//                  c10::InferenceMode; TorchMv (batch 1 only): the same
+//                  with 1-D x, h and torch::addmv (BLAS gemv, as the
+//                  hand-fused step uses) instead of addmm (sgemm with one
+//                  row); TorchLstmCell: libtorch's own
 //                  torch::lstm_cell (its weights transposed, as it wants
 //                  them), under InferenceMode; TorchScript: the same code as
 //                  Torch through torch::jit::compile, after warm-up calls.
@@ -375,6 +378,38 @@ void BM_LstmTorchInference(benchmark::State &st) {
   lstmEager(st, Mode::Inference);
 }
 
+// Batch 1 only: the same step on 1-D x and h with torch::addmv, which calls
+// BLAS gemv. (addmm and matmul on a 1-row matrix call sgemm, which OpenBLAS
+// 0.3.21 runs about 5x slower than sgemv for 1 x 256 @ 256 x 1024.)
+std::tuple<torch::Tensor, torch::Tensor>
+lstmTorchMv(const torch::Tensor &x, const torch::Tensor &h,
+            const torch::Tensor &c, const torch::Tensor &wxT,
+            const torch::Tensor &whT, const torch::Tensor &b) {
+  torch::Tensor gates = torch::addmv(torch::addmv(b, wxT, x), whT, h);
+  std::vector<torch::Tensor> ifgo = gates.chunk(4, 0);
+  torch::Tensor c2 = torch::sigmoid(ifgo[1]) * c +
+                     torch::sigmoid(ifgo[0]) * torch::tanh(ifgo[2]);
+  return {torch::sigmoid(ifgo[3]) * torch::tanh(c2), c2};
+}
+
+void BM_LstmTorchMv(benchmark::State &st) {
+  setOneThread();
+  TorchCell t(st);
+  check(t.m.batch == 1, "LstmCell/TorchMv: batch 1 only");
+  torch::Tensor x = t.x.reshape({-1}), h = t.h.reshape({-1}),
+                c = t.c.reshape({-1});
+  torch::Tensor wxT = t.wx.t(), whT = t.wh.t(); // Views: gemv transposes.
+  {
+    auto [h2, c2] = lstmTorchMv(x, h, c, wxT, whT, t.b);
+    checkLstm(st, t.m, h2, c2, "LstmCell/TorchMv");
+  }
+  for (auto _ : st) {
+    auto hc = lstmTorchMv(x, h, c, wxT, whT, t.b);
+    benchmark::DoNotOptimize(std::get<0>(hc).unsafeGetTensorImpl());
+    benchmark::DoNotOptimize(std::get<1>(hc).unsafeGetTensorImpl());
+  }
+}
+
 void BM_LstmTorchLstmCell(benchmark::State &st) {
   setOneThread();
   TorchCell t(st);
@@ -465,6 +500,11 @@ BENCHMARK(BM_LstmTorchInference)
     ->Name("LstmCell/TorchInference")
     ->Args({1, 256})
     ->Args({64, 256})
+    ->Args({1, 32})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LstmTorchMv)
+    ->Name("LstmCell/TorchMv")
+    ->Args({1, 256})
     ->Args({1, 32})
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_LstmTorchLstmCell)
