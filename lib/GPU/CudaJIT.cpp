@@ -245,6 +245,7 @@ compileCuda(ModuleOp module, const jit::CompileOptions &options) {
   Diagnostics diags(*module.getContext());
   Lowering lowering{diags, dumpDirOf(options)};
   auto impl = std::make_shared<CompiledModule::Impl>();
+  impl->target = ::tfc::Target::CUDA;
   lowering.prepare(module, *impl);
   lowering.lower(module, options, impl->stages);
   std::string ptx;

@@ -8,8 +8,9 @@
 // compiled function allocates is CUDA managed memory, so kernels and the
 // host code that stays on the CPU (loop conditions, scalar updates) use the
 // same buffers; launches are synchronous, so the host never reads a buffer
-// a kernel is still writing. Public functions keep the CPU calling
-// convention: arguments are copied in, results copied out to host memory.
+// a kernel is still writing. Public functions take their arguments in
+// managed memory and return managed buffers the caller owns (callInto
+// copies CPU tensors in and adopts results as CUDA tensors).
 //
 //===----------------------------------------------------------------------===//
 
@@ -176,28 +177,17 @@ struct HostMemoryPass
 
       bool boundary = fn.isPublic();
       if (boundary) {
-        // The caller's buffers are host memory: copy them in.
-        b.setInsertionPointToStart(&entry);
+        // Arguments arrive in managed memory: the caller (callInto) passes
+        // CUDA tensors as they are and copies the others to the device.
         for (BlockArgument arg : entry.getArguments()) {
           auto type = dyn_cast<MemRefType>(arg.getType());
-          if (!type)
-            continue;
-          if (!type.getLayout().isIdentity()) {
+          if (type && !type.getLayout().isIdentity()) {
             fn.emitError("argument ")
                 << arg.getArgNumber()
                 << " must have an identity layout for the CUDA target, got "
                 << type;
             return signalPassFailure();
           }
-          Value managed = emitManagedLike(b, fn.getLoc(), arg);
-          auto copy = memref::CopyOp::create(b, fn.getLoc(), arg, managed);
-          // Every use but the copy and the sizes read for the allocation.
-          for (OpOperand &use : llvm::make_early_inc_range(arg.getUses()))
-            if (use.getOwner() != copy &&
-                !(isa<memref::DimOp>(use.getOwner()) &&
-                  use.getOwner()->isBeforeInBlock(copy)))
-              use.set(managed);
-          toFree.push_back(managed);
         }
         if (!okFn) {
           okFn = getOrInsertDecl(module, "tfc_cuda_ok",
@@ -214,58 +204,41 @@ struct HostMemoryPass
       for (func::ReturnOp ret : returns) {
         Location loc = ret.getLoc();
         b.setInsertionPoint(ret);
-        SmallVector<Value> operands(ret.getOperands());
-        SmallVector<Value> managedResults;
-        if (boundary) {
-          // Results go back to the caller in host memory.
-          llvm::SmallDenseMap<Value, Value> copied;
-          for (Value &v : operands) {
-            auto type = dyn_cast<MemRefType>(v.getType());
-            if (!type)
-              continue;
-            auto it = copied.find(v);
-            if (it != copied.end()) {
-              v = it->second;
-              continue;
-            }
-            SmallVector<Value> sizes;
-            for (int64_t i = 0; i < type.getRank(); ++i)
-              if (type.isDynamicDim(i))
-                sizes.push_back(memref::DimOp::create(b, loc, v, i));
-            Value host = memref::AllocOp::create(b, loc, type, sizes);
-            memref::CopyOp::create(b, loc, v, host);
-            managedResults.push_back(v);
-            copied[v] = host;
-            v = host;
-          }
-        }
-        // Results were owned by the caller: free them, once per buffer.
-        SmallVector<Value> pointers;
-        for (Value v : managedResults) {
-          Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
-          Value fresh;
-          for (Value q : pointers) {
-            Value ne =
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, p, q);
-            fresh = fresh ? arith::AndIOp::create(b, loc, fresh, ne) : ne;
-          }
-          pointers.push_back(p);
-          if (!fresh) {
-            emitFree(b, loc, v);
+        // Results stay in managed memory and belong to the caller (callInto
+        // adopts them as CUDA tensors). So a constant's managed copy is
+        // freed only when no result is (a view of) it.
+        SmallVector<Value> resultPointers;
+        if (!toFree.empty())
+          for (Value v : ret.getOperands())
+            if (isa<MemRefType>(v.getType()))
+              resultPointers.push_back(
+                  memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v));
+        for (Value m : toFree) {
+          if (llvm::is_contained(ret.getOperands(), m))
+            continue;
+          if (resultPointers.empty()) {
+            emitFree(b, loc, m);
             continue;
           }
-          auto ifOp = scf::IfOp::create(b, loc, fresh, /*withElse=*/false);
+          Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m);
+          Value notReturned;
+          for (Value q : resultPointers) {
+            Value ne =
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, p, q);
+            notReturned = notReturned
+                              ? arith::AndIOp::create(b, loc, notReturned, ne)
+                              : ne;
+          }
+          auto ifOp =
+              scf::IfOp::create(b, loc, notReturned, /*withElse=*/false);
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-          emitFree(b, loc, v);
-        }
-        for (Value m : toFree)
           emitFree(b, loc, m);
+        }
         if (boundary) {
           Value ok = func::CallOp::create(b, loc, okFn).getResult(0);
           Value message = func::CallOp::create(b, loc, messageFn).getResult(0);
           func::CallOp::create(b, loc, assertFn, ValueRange{ok, message});
-          ret->setOperands(operands);
         }
       }
     }

@@ -17,6 +17,7 @@
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/runtime/Allocator.h"
 #include "tfc/runtime/CompiledCalls.h"
+#include "tfc/runtime/Cuda.h"
 #include "tfc/runtime/Error.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -646,6 +647,22 @@ void CompiledModule::Impl::callInto(const FunctionSignature &fn,
             " " + shape_to_string(t.shape()));
     }
   }
+  // Target::CUDA reads its arguments in device memory: CUDA tensors go as
+  // they are, others are copied to the device for this call. (CPU code
+  // reads CUDA tensors in place: managed memory is host-readable.)
+  const bool onGpu = target == Target::CUDA;
+  llvm::SmallVector<Tensor, 4> staged;
+  llvm::SmallVector<const Tensor *, 16> onDevice;
+  if (onGpu) {
+    staged.reserve(n); // `onDevice` points into it
+    onDevice.assign(args, args + n);
+    for (size_t i = 0; i < n; ++i)
+      if (!args[i]->device().is_cuda()) {
+        staged.push_back(args[i]->to(Device::cuda()));
+        onDevice[i] = &staged.back();
+      }
+    args = onDevice.data();
+  }
   // Expanded descriptor fields, one 8-byte word each, on the stack for all
   // but very wide signatures; `packed` points at each argument word and then
   // at the result descriptors.
@@ -712,31 +729,64 @@ void CompiledModule::Impl::callInto(const FunctionSignature &fn,
     for (size_t j = 0; j < i && !storage; ++j)
       if (results[j].storage() && results[j].storage()->data() == allocated)
         storage = results[j].storage();
+    // An argument's buffer (its data pointer was passed as `allocated`):
+    // never adopted; on CUDA shared (tensors are immutable), on the CPU
+    // copied below (without probing it for an allocator header: it may be
+    // a CUDA tensor's managed memory).
+    const Tensor *argument = nullptr;
+    for (size_t j = 0; j < n && allocated && !storage && !argument; ++j)
+      if (args[j]->unsafe_impl()->data == allocated)
+        argument = args[j];
+    if (argument && onGpu)
+      storage = argument->storage();
     if (storage) {
       results[i] =
           Tensor::from_storage(s.dtype, std::move(shape), storage, data);
       continue;
     }
-    if (size_t capacity = allocator::block_capacity(allocated)) {
-      // A fresh block of the runtime's allocator (the usual case): the
-      // Storage lives in the block's header, so adopting allocates nothing.
-      try {
-        storage = Storage::adopt_allocated(allocated, capacity);
-      } catch (const Error &) {
-        storage = nullptr; // Already owned by a tensor (an argument): copy.
+    // Below one page: the stand-in pointer of an empty argument, nothing
+    // to own or probe.
+    bool probe = !argument && reinterpret_cast<uintptr_t>(allocated) >= 4096;
+    if (probe && onGpu && cuda::adoptAllocation(allocated)) {
+      // A managed buffer the compiled code allocated (the usual case on
+      // CUDA): it stays on the device, freed through the driver.
+      size_t bytes =
+          static_cast<size_t>(data - static_cast<char *>(allocated)) +
+          static_cast<size_t>(shape_numel(shape)) * elem;
+      storage = Storage::adopt(
+          allocated, bytes,
+          [](void *, void *ptr, size_t) { cuda::releaseManaged(ptr); }, nullptr,
+          Device::cuda());
+      results[i] =
+          Tensor::from_storage(s.dtype, std::move(shape), storage, data);
+      storage->release(); // from_storage retained it
+      continue;
+    }
+    if (probe) {
+      if (size_t capacity = allocator::block_capacity(allocated)) {
+        // A fresh block of the runtime's allocator (the usual case on the
+        // CPU): the Storage lives in the block's header, so adopting
+        // allocates nothing.
+        try {
+          storage = Storage::adopt_allocated(allocated, capacity);
+        } catch (const Error &) {
+          storage = nullptr; // Already owned by a tensor (an argument): copy.
+        }
       }
     }
     if (storage) {
       results[i] =
           Tensor::from_storage(s.dtype, std::move(shape), storage, data);
       storage->release(); // from_storage retained it
+      if (onGpu && !failure)
+        results[i] = results[i].to(Device::cuda());
       continue;
     }
     // Not ours to own (a constant global, or an argument's buffer): copy.
     Tensor copy = Tensor::empty(s.dtype, std::move(shape));
     if (size_t bytes = copy.nbytes())
       std::memcpy(copy.raw_data(), data, bytes);
-    results[i] = std::move(copy);
+    results[i] = onGpu && !failure ? copy.to(Device::cuda()) : std::move(copy);
   }
   if (failure) {
     for (size_t i = 0; i < numResults; ++i)

@@ -15,6 +15,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -48,6 +49,7 @@ struct Driver {
   CUresult (*cuDeviceGet)(CUdevice *, int);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxSynchronize)();
   CUresult (*cuGetErrorString)(CUresult, const char **);
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned,
@@ -83,7 +85,8 @@ template <class Fn> bool resolve(void *lib, const char *name, Fn &slot) {
 }
 
 Driver &driver() {
-  static Driver d = [] {
+  // Never destroyed: tensors in static storage free device memory at exit.
+  static Driver &d = *new Driver([] {
     Driver d{};
     const char *path = std::getenv("TFC_CUDA_DRIVER");
     if (!path || !*path)
@@ -105,6 +108,7 @@ Driver &driver() {
         resolve(lib, "cuDeviceGet", d.cuDeviceGet) &&
         resolve(lib, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain) &&
         resolve(lib, "cuCtxSetCurrent", d.cuCtxSetCurrent) &&
+        resolve(lib, "cuCtxSynchronize", d.cuCtxSynchronize) &&
         resolve(lib, "cuGetErrorString", d.cuGetErrorString) &&
         resolve(lib, "cuModuleLoadData", d.cuModuleLoadData) &&
         resolve(lib, "cuModuleLoadDataEx", d.cuModuleLoadDataEx) &&
@@ -155,7 +159,7 @@ Driver &driver() {
         r != kSuccess)
       d.error = "cannot create a CUDA context: " + describe(r);
     return d;
-  }();
+  }());
   return d;
 }
 
@@ -173,36 +177,65 @@ void recordError(const std::string &what) {
   message = what;
 }
 
+std::string describeFailure(CUresult r, const char *call) {
+  const char *s = nullptr;
+  if (driver().cuGetErrorString)
+    driver().cuGetErrorString(r, &s);
+  return std::string("CUDA error in ") + call + ": " +
+         (s ? s : "unknown error") + " (" + std::to_string(r) + ")";
+}
+
 /// Records a failed driver call; true when `r` is success.
 bool check(CUresult r, const char *call) {
   if (r == kSuccess)
     return true;
-  const char *s = nullptr;
-  if (driver().cuGetErrorString)
-    driver().cuGetErrorString(r, &s);
-  recordError(std::string("CUDA error in ") + call + ": " +
-              (s ? s : "unknown error") + " (" + std::to_string(r) + ")");
+  recordError(describeFailure(r, call));
   return false;
 }
 
-/// Makes the primary context current on this thread; false (with an error
-/// recorded) when CUDA is unusable.
-bool enter() {
+/// Makes the primary context current on this thread: "" or why not.
+std::string makeCurrent() {
   Driver &d = driver();
-  if (!d.error.empty()) {
-    recordError(d.error);
-    return false;
-  }
+  if (!d.error.empty())
+    return d.error;
   thread_local bool current = false;
-  if (!current)
-    current = check(d.cuCtxSetCurrent(d.context), "cuCtxSetCurrent");
-  return current;
+  if (!current) {
+    if (CUresult r = d.cuCtxSetCurrent(d.context); r != kSuccess)
+      return describeFailure(r, "cuCtxSetCurrent");
+    current = true;
+  }
+  return "";
 }
 
-/// Host memory handed out when a managed allocation fails, so compiled code
-/// never writes through a null pointer; the call then reports the failure.
-std::mutex fallbackMutex;
-std::unordered_set<void *> fallbackBlocks;
+/// makeCurrent, recording a failure in the thread's error slot.
+bool enter() {
+  std::string error = makeCurrent();
+  if (error.empty())
+    return true;
+  recordError(error);
+  return false;
+}
+
+/// Bookkeeping of device memory. Heap-allocated and never destroyed:
+/// tensors in static storage free their memory during exit.
+struct Blocks {
+  std::mutex mutex;
+  /// Host memory handed out when a managed allocation fails, so compiled
+  /// code never writes through a null pointer; the call then reports the
+  /// failure.
+  std::unordered_set<void *> fallback;
+  /// Buffers compiled code allocated that nobody has freed or adopted: the
+  /// only pointers callInto may adopt as results.
+  std::unordered_set<void *> unadopted;
+  /// Live driver allocations (for leak checks in tests).
+  std::atomic<long> live{0};
+  /// Successful allocManaged calls.
+  std::atomic<long> made{0};
+};
+Blocks &blocks() {
+  static Blocks &b = *new Blocks();
+  return b;
+}
 alignas(256) char emptyBlock[256];
 
 CUdeviceptr dptr(const void *p) {
@@ -336,29 +369,40 @@ void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
             ? check(driver().cuMemAllocManaged(&p, sizeBytes, kMemAttachGlobal),
                     "cuMemAllocManaged")
             : check(driver().cuMemAlloc(&p, sizeBytes), "cuMemAlloc");
-    if (ok)
-      return reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+    if (ok) {
+      void *block = reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+      Blocks &b = blocks();
+      b.live.fetch_add(1, std::memory_order_relaxed);
+      // Device-only memory is not host-readable: never a tensor's.
+      if (isHostShared) {
+        std::lock_guard<std::mutex> lock(b.mutex);
+        b.unadopted.insert(block);
+      }
+      return block;
+    }
   }
   void *host = std::aligned_alloc(256, (sizeBytes + 255) / 256 * 256);
   if (!host)
     return emptyBlock; // The recorded failure fails the call.
-  std::lock_guard<std::mutex> lock(fallbackMutex);
-  fallbackBlocks.insert(host);
+  std::lock_guard<std::mutex> lock(blocks().mutex);
+  blocks().fallback.insert(host);
   return host;
 }
 
 void mgpuMemFree(void *ptr, CUstream /*stream*/) {
   if (!ptr || ptr == emptyBlock)
     return;
+  Blocks &b = blocks();
   {
-    std::lock_guard<std::mutex> lock(fallbackMutex);
-    if (fallbackBlocks.erase(ptr)) {
+    std::lock_guard<std::mutex> lock(b.mutex);
+    if (b.fallback.erase(ptr)) {
       std::free(ptr);
       return;
     }
+    b.unadopted.erase(ptr);
   }
-  if (enter())
-    check(driver().cuMemFree(dptr(ptr)), "cuMemFree");
+  if (enter() && check(driver().cuMemFree(dptr(ptr)), "cuMemFree"))
+    b.live.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
@@ -408,6 +452,64 @@ const char *tfc_cuda_error_message() {
 //===----------------------------------------------------------------------===//
 
 const std::string &tfc::cuda::driverError() { return driver().error; }
+
+void *tfc::cuda::allocManaged(size_t bytes, std::string &error) {
+  error = makeCurrent();
+  if (!error.empty())
+    return nullptr;
+  CUdeviceptr p = 0;
+  if (CUresult r = driver().cuMemAllocManaged(&p, bytes, kMemAttachGlobal);
+      r != kSuccess) {
+    error = describeFailure(r, "cuMemAllocManaged");
+    return nullptr;
+  }
+  blocks().live.fetch_add(1, std::memory_order_relaxed);
+  blocks().made.fetch_add(1, std::memory_order_relaxed);
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+}
+
+void tfc::cuda::releaseManaged(void *ptr) {
+  if (!ptr || ptr == emptyBlock)
+    return;
+  Blocks &b = blocks();
+  {
+    std::lock_guard<std::mutex> lock(b.mutex);
+    if (b.fallback.erase(ptr)) {
+      std::free(ptr);
+      return;
+    }
+    b.unadopted.erase(ptr);
+  }
+  // Only a pointer from the driver gets here, so the driver is usable.
+  if (makeCurrent().empty() && driver().cuMemFree(dptr(ptr)) == kSuccess)
+    b.live.fetch_sub(1, std::memory_order_relaxed);
+}
+
+bool tfc::cuda::adoptAllocation(const void *ptr) {
+  if (ptr == emptyBlock)
+    return true; // Zero bytes: nothing to free.
+  Blocks &b = blocks();
+  void *p = const_cast<void *>(ptr);
+  std::lock_guard<std::mutex> lock(b.mutex);
+  return b.unadopted.erase(p) || b.fallback.count(p);
+}
+
+std::string tfc::cuda::synchronize() {
+  std::string error = makeCurrent();
+  if (!error.empty())
+    return error;
+  if (CUresult r = driver().cuCtxSynchronize(); r != kSuccess)
+    return describeFailure(r, "cuCtxSynchronize");
+  return "";
+}
+
+long tfc::cuda::liveAllocations() {
+  return blocks().live.load(std::memory_order_relaxed);
+}
+
+long tfc::cuda::managedAllocationsMade() {
+  return blocks().made.load(std::memory_order_relaxed);
+}
 
 std::string tfc::cuda::takeError() {
   if (!pending)

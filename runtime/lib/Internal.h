@@ -72,6 +72,10 @@ inline void require_concrete(std::string_view op, const Tensor &t) {
     fail_not_concrete(op, t);
 }
 
+/// Before the host reads a CUDA tensor's memory: waits for the device
+/// (RuntimeError naming `what` if that fails). No-op for CPU tensors.
+void wait_for_device(const Tensor &t, std::string_view what);
+
 /// Normalises `axis` in [-rank, rank) or throws naming op and shape.
 int64_t normalize_axis(std::string_view op, int64_t axis,
                        const std::vector<int64_t> &shape);

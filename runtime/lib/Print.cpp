@@ -407,6 +407,7 @@ std::string tfc::format_data(const Tensor &t) {
 std::string tfc::format_tensor(const Tensor &t) {
   if (!t.defined())
     return "tfc.Tensor(<undefined>)";
+  wait_for_device(t, "print");
   std::string data = format_data(t);
   // TensorFlow's numpy_text puts multi-line data on its own lines.
   bool multiline = data.find('\n') != std::string::npos;

@@ -48,8 +48,10 @@ Storage *Storage::allocate(size_t bytes) {
   return s;
 }
 
-Storage *Storage::adopt(void *ptr, size_t bytes, Deleter deleter, void *ctx) {
+Storage *Storage::adopt(void *ptr, size_t bytes, Deleter deleter, void *ctx,
+                        Device device) {
   auto *s = new Storage();
+  s->where = device;
   s->ptr = ptr;
   s->bytes = bytes;
   s->deleter = deleter ? deleter : &noopDeleter;
@@ -290,6 +292,7 @@ int64_t Tensor::numel() const {
 
 template <class T> T Tensor::item() const {
   checkReadable(*this, "item", dtype_of<T>);
+  wait_for_device(*this, "item");
   if (impl->numel != 1)
     fail("item", "expected exactly one element, but the ", impl->dtype,
          " tensor has shape ", impl->shape, " (", impl->numel, " elements)");
@@ -301,6 +304,7 @@ template <class T> T Tensor::item() const {
 
 template <class T> std::vector<T> Tensor::to_vector() const {
   checkReadable(*this, "to_vector", dtype_of<T>);
+  wait_for_device(*this, "to_vector");
   size_t n = static_cast<size_t>(impl->numel);
   if constexpr (std::is_same_v<T, bool>) {
     std::vector<bool> out(n);

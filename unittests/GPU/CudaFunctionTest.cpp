@@ -1,7 +1,8 @@
 //===- CudaFunctionTest.cpp - tfc::function with Target::CUDA -------------===//
 //
 // Through the public API only (libtfc.so): without a driver the call throws
-// a tfc::Error naming the CUDA driver; with one, it agrees with eager code.
+// a tfc::Error naming the CUDA driver; with one, it agrees with eager code,
+// its result stays on the device and goes back into a CUDA function as it is.
 //
 //===----------------------------------------------------------------------===//
 #include <tfc/tfc.h>
@@ -35,10 +36,42 @@ TEST(CudaFunction, RunsOnTheGpuOrSaysWhyNot) {
     return;
   }
   Tensor want = model(x, w);
+  // The result stays on the GPU until read.
+  EXPECT_EQ(got.device(), Device::cuda(0));
   ASSERT_EQ(got.shape(), want.shape());
   auto g = got.to_vector<float>(), e = want.to_vector<float>();
   for (size_t i = 0; i < g.size(); ++i)
     EXPECT_NEAR(g[i], e[i], 1e-5 * (1 + std::fabs(e[i]))) << i;
+  // Fed back into a CUDA function as it is; eager ops read it on the CPU.
+  auto twice = function([](const Tensor &y) { return y + y; }, options);
+  Tensor y = twice(got);
+  EXPECT_EQ(y.device(), Device::cuda(0));
+  Tensor eager = got * 2.0f;
+  EXPECT_EQ(eager.device(), Device::cpu());
+  auto yv = y.to(Device::cpu()).to_vector<float>();
+  auto ev = eager.to_vector<float>();
+  ASSERT_EQ(yv.size(), ev.size());
+  for (size_t i = 0; i < yv.size(); ++i)
+    EXPECT_NEAR(yv[i], ev[i], 1e-6 * (1 + std::fabs(ev[i]))) << i;
+}
+
+TEST(CudaFunction, TensorToCudaWithoutADriverSaysWhy) {
+  Tensor x = constant({1.f, 2.f});
+  EXPECT_EQ(x.device(), Device::cpu());
+  Tensor c;
+  try {
+    c = x.to(Device::cuda());
+  } catch (const RuntimeError &e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA driver"), std::string::npos)
+        << e.what();
+    return;
+  }
+  EXPECT_EQ(c.device(), Device::cuda());
+  EXPECT_EQ(c.to_vector<float>(), (std::vector<float>{1.f, 2.f}));
+  // Mixed placement in one eager op: computed on the CPU.
+  Tensor s = c + x;
+  EXPECT_EQ(s.device(), Device::cpu());
+  EXPECT_EQ(s.to_vector<float>(), (std::vector<float>{2.f, 4.f}));
 }
 
 } // namespace

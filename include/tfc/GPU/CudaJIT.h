@@ -3,8 +3,9 @@
 //
 // Target::CUDA for the JIT (docs/gpu.md): tfc-cuda-pipeline, LLVM IR with
 // the PTX embedded, linked with the mgpu* runtime (runtime/cuda). Calls go
-// through CompiledModule::Impl::callInto like the CPU's: the host code keeps
-// the CPU calling convention and copies data to and from the device itself.
+// through CompiledModule::Impl::callInto like the CPU's, which passes
+// arguments in device (managed) memory and adopts the managed buffers the
+// host code returns as CUDA tensors.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TFC_GPU_CUDAJIT_H

@@ -25,12 +25,12 @@ def TfcGpuHostMemoryPass : Pass<"tfc-gpu-host-memory", "ModuleOp"> {
     every deallocation the matching `gpu.dealloc`, so kernels and the host
     code that stays on the CPU (loop conditions, scalar updates, prints)
     share buffers without copies. Constant globals are copied into such a
-    buffer once per call. Public functions keep the CPU ABI: each memref
-    argument (host memory owned by the caller) is copied into managed
-    memory at entry, and each result is copied into a fresh host buffer
-    before returning, after which the managed buffers are freed. Before
-    every return the function reports a pending CUDA failure through
-    `tfc_rt_assert`.
+    buffer once per call (and freed before returning unless a result is
+    that buffer). Public functions take their memref arguments in managed
+    memory (the JIT's caller copies host tensors to the device first) and
+    return managed buffers that the caller owns and frees: results stay on
+    the device. Before every return the function reports a pending CUDA
+    failure through `tfc_rt_assert`.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",

@@ -67,6 +67,11 @@ public:
   /// Runs `function`. Arguments must match its signature (dtype, rank,
   /// static dims) else InvalidArgumentError; a failed tfc.assert throws
   /// RuntimeError. Results are adopted from compiled code without copies.
+  /// Target::CUDA: arguments already on Device::cuda(0) are passed without
+  /// a copy, others are copied there for the call; results stay on the
+  /// device (Tensor::device() == Device::cuda(0)) until read or moved.
+  /// Target::CPU reads CUDA arguments in place; its results are CPU
+  /// tensors.
   std::vector<Tensor> call(std::string_view function,
                            const std::vector<Tensor> &args) const;
   /// IR at a stage: "tfc" (as given), "optimized" (tfc lowered to linalg on

@@ -72,6 +72,9 @@ public:
   std::unique_ptr<llvm::orc::LLJIT> jit;
   /// The object code came from the persistent compile cache.
   bool fromCache = false;
+  /// Target::CUDA: callInto passes arguments in device memory and adopts
+  /// results as CUDA tensors (docs/gpu.md, "Memory model").
+  Target target = Target::CPU;
 };
 
 /// The MLIRContext used by the JIT and the tracer: every dialect and

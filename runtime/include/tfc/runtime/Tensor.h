@@ -8,6 +8,10 @@
 // Thread-safety: handles may be copied across threads (atomic refcounts); the
 // data of a tensor is never mutated once it has been handed to a user.
 //
+// Placement: a tensor's memory is on the CPU or on a CUDA device (CUDA managed
+// memory, which the host can read too); `Tensor::to(Device)` copies between
+// them (docs/gpu.md, "Memory model").
+//
 //===----------------------------------------------------------------------===//
 #ifndef TFC_RUNTIME_TENSOR_H
 #define TFC_RUNTIME_TENSOR_H
@@ -23,6 +27,40 @@
 #include <vector>
 
 namespace tfc {
+
+/// Where a tensor's memory lives (PyTorch's torch.device, TensorFlow's
+/// device names).
+enum class DeviceKind : uint8_t { CPU, CUDA };
+
+/// A device: a kind and an ordinal. Printed "CPU:0" / "CUDA:0", the last
+/// part of TensorFlow's "/device:GPU:0". A cheap value type.
+class Device {
+public:
+  /// The CPU (host memory); also what a default-constructed Device is.
+  constexpr Device() = default;
+  static constexpr Device cpu() { return Device(); }
+  /// CUDA device `index` (>= 0, else InvalidArgumentError). Constructing one
+  /// needs no driver; putting memory there does (Tensor::to). The runtime
+  /// uses device 0 only.
+  static Device cuda(int index = 0);
+
+  constexpr DeviceKind kind() const { return kind_; }
+  constexpr int index() const { return index_; }
+  constexpr bool is_cpu() const { return kind_ == DeviceKind::CPU; }
+  constexpr bool is_cuda() const { return kind_ == DeviceKind::CUDA; }
+  /// "CPU:0", "CUDA:0".
+  std::string str() const;
+
+  friend constexpr bool operator==(Device, Device) = default;
+
+private:
+  constexpr Device(DeviceKind kind, int16_t index)
+      : kind_(kind), index_(index) {}
+  DeviceKind kind_ = DeviceKind::CPU;
+  int16_t index_ = 0;
+};
+
+std::ostream &operator<<(std::ostream &, Device);
 
 /// What a tracing frontend attaches to a symbolic tensor (e.g. an mlir::Value).
 /// The runtime only needs to describe it when printing.
@@ -43,8 +81,10 @@ public:
   using Deleter = void (*)(void *ctx, void *ptr, size_t bytes);
   /// 64-byte-aligned uninitialised storage from the caching allocator.
   static Storage *allocate(size_t bytes);
-  /// Wraps foreign memory; `deleter(ctx, ptr, bytes)` runs on last release.
-  static Storage *adopt(void *ptr, size_t bytes, Deleter deleter, void *ctx);
+  /// Wraps foreign memory on `device`; `deleter(ctx, ptr, bytes)` runs on
+  /// last release.
+  static Storage *adopt(void *ptr, size_t bytes, Deleter deleter, void *ctx,
+                        Device device = Device::cpu());
   /// Wraps a block from tfc_rt_alloc (e.g. a result buffer allocated by
   /// JIT-compiled code) without copying; the block returns to the caching
   /// allocator on last release. Throws InvalidArgumentError when `ptr` is not
@@ -56,10 +96,12 @@ public:
   void release();
   void *data() const { return ptr; }
   size_t size() const { return bytes; }
+  Device device() const { return where; }
 
 private:
   Storage() = default;
   std::atomic<int32_t> refcount{1};
+  Device where; ///< Fills the padding after refcount (header slot is tight).
   void *ptr = nullptr;
   size_t bytes = 0;
   Deleter deleter = nullptr;
@@ -124,6 +166,14 @@ public:
   template <class T> std::vector<T> to_vector() const;
   /// Same text as operator<<.
   std::string str() const;
+  /// Where the data lives: CUDA:0 for results of Target::CUDA calls and
+  /// tensors moved there; CPU otherwise (also for symbolic tensors).
+  Device device() const;
+  /// A copy on `device` (the same tensor when already there). Moving to
+  /// CUDA needs the driver (RuntimeError saying it was not found, and
+  /// nothing allocated, otherwise); symbolic tensors cannot move
+  /// (InvalidArgumentError). Not recorded by gradient tapes.
+  Tensor to(Device device) const;
 
   // --- Runtime extensions ---------------------------------------------------
   /// Uninitialised concrete tensor from the caching allocator.

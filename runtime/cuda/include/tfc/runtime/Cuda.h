@@ -20,6 +20,7 @@
 #ifndef TFC_RUNTIME_CUDA_H
 #define TFC_RUNTIME_CUDA_H
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,31 @@ inline bool driverAvailable() { return driverError().empty(); }
 /// The first CUDA failure recorded on this thread since the last call, or
 /// "" if none; clears it.
 std::string takeError();
+
+// --- Device memory for tensors (Tensor::to, results of CUDA calls) ---------
+
+/// `bytes` (> 0) of CUDA managed memory on device 0, readable by the host
+/// and by kernels. Null, with `error` set, when the driver is unusable or
+/// the allocation fails. Never records into the thread's error slot.
+void *allocManaged(size_t bytes, std::string &error);
+/// Frees memory from allocManaged, or a buffer compiled code allocated
+/// (mgpuMemAlloc) and the caller adopted. Never throws or records an error:
+/// it runs in destructors, where a failed free can only leak.
+void releaseManaged(void *ptr);
+/// True when `ptr` is a live buffer that compiled code allocated with
+/// mgpuMemAlloc and nobody adopted yet; marks it adopted (the caller now
+/// frees it with releaseManaged). False for anything else (host memory,
+/// an argument's buffer, a buffer already adopted).
+bool adoptAllocation(const void *ptr);
+/// Waits for all work on device 0 (cuCtxSynchronize). Empty on success,
+/// else why it failed. Never records into the thread's error slot.
+std::string synchronize();
+/// Live device allocations (allocManaged and mgpuMemAlloc, not yet freed):
+/// lets tests check that nothing leaks or that nothing was allocated.
+long liveAllocations();
+/// How many allocManaged calls have succeeded (never decreases): tests
+/// check that a CUDA tensor passed to a CUDA function is not copied.
+long managedAllocationsMade();
 
 /// One C entry point of this runtime, for registration with a JIT.
 struct HostSymbol {
