@@ -113,9 +113,9 @@ void BM_LstmHandFused(benchmark::State &st) {
   std::vector<float> gates(size_t(m.batch * 4 * m.hidden)),
       h(size_t(m.batch * m.hidden)), c(size_t(m.batch * m.hidden));
   auto run = [&] {
-    ref::lstmStep(m.x.data(), m.h.data(), m.c.data(), m.wx.data(),
-                  m.wh.data(), m.b.data(), gates.data(), h.data(), c.data(),
-                  m.batch, m.input, m.hidden);
+    ref::lstmStep(m.x.data(), m.h.data(), m.c.data(), m.wx.data(), m.wh.data(),
+                  m.b.data(), gates.data(), h.data(), c.data(), m.batch,
+                  m.input, m.hidden);
   };
   run();
   checkStep(st, m, h.data(), c.data(), "LstmCell/HandFused");

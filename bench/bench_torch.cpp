@@ -36,9 +36,9 @@
 //                  torch::lstm_cell (its weights transposed, as it wants
 //                  them), under InferenceMode; TorchScript: the same code as
 //                  Torch through torch::jit::compile, after warm-up calls.
-// libtorch runs on 2 intra-op threads, like tfc (the LSTM cases: 1). Single-threaded cases are
-// timed in CPU time (as in bench_eager.cpp): on this shared machine wall
-// time includes waiting for a core.
+// libtorch runs on 2 intra-op threads, like tfc (the LSTM cases: 1).
+// Single-threaded cases are timed in CPU time (as in bench_eager.cpp): on this
+// shared machine wall time includes waiting for a core.
 //
 //===----------------------------------------------------------------------===//
 

@@ -35,13 +35,13 @@ constexpr float kTolerance = 1e-5f;
 /// The inputs of one step (row-major) and its double-precision result.
 struct Cell {
   int64_t batch, input, hidden;
-  std::vector<float> x;      // (batch, input)
-  std::vector<float> h, c;   // (batch, hidden)
-  std::vector<float> wx;     // (input, 4 hidden)
-  std::vector<float> wh;     // (hidden, 4 hidden)
-  std::vector<float> b;      // (4 hidden)
-  std::vector<float> hNext;  // (batch, hidden): the reference h'
-  std::vector<float> cNext;  // (batch, hidden): the reference c'
+  std::vector<float> x;     // (batch, input)
+  std::vector<float> h, c;  // (batch, hidden)
+  std::vector<float> wx;    // (input, 4 hidden)
+  std::vector<float> wh;    // (hidden, 4 hidden)
+  std::vector<float> b;     // (4 hidden)
+  std::vector<float> hNext; // (batch, hidden): the reference h'
+  std::vector<float> cNext; // (batch, hidden): the reference c'
 };
 
 inline double sigmoid(double v) { return 1.0 / (1.0 + std::exp(-v)); }
