@@ -31,6 +31,8 @@
 #include "tfc/frontend/Ops.h"
 #include "tfc/runtime/Error.h"
 
+#include "Internal.h"
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -154,6 +156,10 @@ private:
   std::vector<Tensor> backwardOf(const Event &node,
                                  const std::vector<Tensor> &outputGrads,
                                  const std::vector<bool> &needed);
+  /// One empty stack per loop variable `saved[i]` of `body`, for the O(N)
+  /// gradient of a traced while_loop; none where it cannot be used.
+  std::optional<std::vector<TracedStack>>
+  newStacks(const Program &body, const std::vector<size_t> &saved) const;
 
   std::shared_ptr<TapeTraceHook> scope; ///< Null for an eager tape.
   int depth = 0;        ///< Branch depth of `scope` at creation.
@@ -531,6 +537,51 @@ bool activeInput(const Event &node, size_t j, const Activity &activity) {
   return false;
 }
 
+/// Adds the ids of every tensor `p` (and the bodies nested in it) reads.
+void collectReads(const Program &p, std::unordered_set<TensorId> &read) {
+  for (const Event &e : p.events) {
+    for (const Tensor &t : e.inputs)
+      if (t.defined())
+        read.insert(t.id());
+    if (e.pred.defined())
+      read.insert(e.pred.id());
+    if (e.first)
+      collectReads(*e.first, read);
+    if (e.second)
+      collectReads(*e.second, read);
+  }
+  for (const Tensor &t : p.results)
+    if (t.defined())
+      read.insert(t.id());
+}
+
+/// The tensors `body` needs to compute its results `wanted` (and those):
+/// what the backward pass of a While recomputes from the saved state.
+std::unordered_set<TensorId> sliceOf(const Program &body,
+                                     const std::vector<size_t> &wanted) {
+  std::unordered_set<TensorId> needed;
+  for (size_t k : wanted)
+    if (k < body.results.size())
+      needed.insert(body.results[k].id());
+  for (auto it = body.events.rbegin(); it != body.events.rend(); ++it) {
+    bool any = false;
+    for (const Tensor &o : it->outputs)
+      any |= needed.count(o.id()) != 0;
+    if (!any)
+      continue;
+    for (const Tensor &t : it->inputs)
+      if (t.defined())
+        needed.insert(t.id());
+    if (it->pred.defined())
+      needed.insert(it->pred.id());
+    if (it->first)
+      collectReads(*it->first, needed);
+    if (it->second)
+      collectReads(*it->second, needed);
+  }
+  return needed;
+}
+
 std::string describeVariable(const VariableState &var) {
   return var.name.empty() ? "variable #" + std::to_string(var.id)
                           : "variable '" + var.name + "'";
@@ -558,6 +609,9 @@ public:
   void setVariableValue(const VariableState *var, const Tensor &value) {
     variableValues[var] = value;
   }
+  /// Replays only the events computing something in `needed` (and those
+  /// that must fail: variable assignments, custom gradients).
+  void keepOnly(const std::unordered_set<TensorId> *needed) { keep = needed; }
 
   void program(const Program &p) {
     for (const Event &e : p.events)
@@ -565,7 +619,19 @@ public:
   }
 
 private:
+  bool skipped(const Event &e) const {
+    if (!keep || e.kind == Event::Kind::VarAssign ||
+        e.kind == Event::Kind::Custom)
+      return false;
+    for (const Tensor &o : e.outputs)
+      if (keep->count(o.id()))
+        return false;
+    return true;
+  }
+
   void event(const Event &e) {
+    if (skipped(e))
+      return;
     switch (e.kind) {
     case Event::Kind::Op: {
       std::vector<Tensor> inputs = get(e.inputs);
@@ -637,6 +703,7 @@ private:
 
   std::unordered_map<TensorId, Tensor> map;
   std::unordered_map<const VariableState *, Tensor> variableValues;
+  const std::unordered_set<TensorId> *keep = nullptr;
 };
 
 void TapeTraceHook::finishControlFlow(Event e) {
@@ -917,6 +984,48 @@ std::vector<Tensor> TapeImpl::gradient(const std::vector<Tensor> &targets,
   return result;
 }
 
+std::optional<std::vector<TracedStack>>
+TapeImpl::newStacks(const Program &body,
+                    const std::vector<size_t> &saved) const {
+  bool tracing = false;
+  TapeTraceHook *wrapper = currentWrapper(tracing);
+  if (!wrapper || wrapper != scope.get())
+    return std::nullopt;
+  // A tape that may record this backward pass (now, or later through the
+  // logged body of a cond/while_loop it records) may differentiate it again
+  // (second derivatives). A popped value is defined by no recorded op, so
+  // replaying such a record would use it outside its loop: those keep the
+  // O(N^2) scheme, built from cond/while_loop alone, whose second
+  // derivatives work (WhileGradient.SecondDerivativeThroughTheLoop).
+  for (const TapeImpl *t : registry().tapes) {
+    if (t->scope != scope)
+      continue;
+    if (t->depth < wrapper->depth
+            ? !t->stopped
+            : t->depth == wrapper->depth && t->isRecording())
+      return std::nullopt;
+  }
+  // Stack entries have a static shape.
+  for (size_t k : saved)
+    for (int64_t d : body.args[k].shape())
+      if (d < 0)
+        return std::nullopt;
+  std::vector<TracedStack> stacks;
+  for (size_t k : saved) {
+    std::optional<TracedStack> stack = trace_stack_new(
+        wrapper->inner, body.args[k].dtype(), body.args[k].shape());
+    if (!stack) {
+      if (stacks.empty())
+        return std::nullopt; // not a tfc::function trace: nothing built
+      throw InvalidArgumentError("GradientTape.gradient: internal error: "
+                                 "could not create a stack for a loop "
+                                 "variable of a traced while_loop");
+    }
+    stacks.push_back(*stack);
+  }
+  return stacks;
+}
+
 std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
                                          const std::vector<Tensor> &dys,
                                          const std::vector<bool> &needed) {
@@ -999,11 +1108,15 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
   }
 
   case Event::Kind::While: {
-    // Reverse mode through a loop with a data-dependent trip count, using
-    // only cond/while_loop: count the iterations N by replaying the loop;
-    // then for j = N-1 .. 0, recompute the loop variables entering iteration
-    // j (replaying j iterations from the initial values) and apply the
-    // body's gradient there. O(N^2) recomputation, O(1) extra memory.
+    // Reverse mode through a loop with a data-dependent trip count. Usually
+    // (whileWithStacks): one replay of the loop pushes the loop variables
+    // entering each iteration onto tfc stacks and counts the iterations N;
+    // the backward loop pops them and applies the body's gradient: O(N).
+    // Where stacks cannot be used (see stacksUsable), the old scheme using
+    // only cond/while_loop: count N by replaying the loop, then for
+    // j = N-1 .. 0 recompute the loop variables entering iteration j
+    // (replaying j iterations from the initial values) and apply the body's
+    // gradient there: O(N^2) recomputation, O(1) extra memory.
     const Program &condP = *node.first, &bodyP = *node.second;
     const size_t n = node.numLoopVars;
     std::vector<Tensor> inits(node.inputs.begin(), node.inputs.begin() + n);
@@ -1025,26 +1138,121 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
       for (const auto &[var, value] : node.hoisted)
         replay.setVariableValue(var.get(), value);
     };
-    auto bodyStep = [&](const std::vector<Tensor> &state) {
+    auto bodyStep = [&](const std::vector<Tensor> &state,
+                        const std::unordered_set<TensorId> *only = nullptr) {
       Replayer replay;
+      replay.keepOnly(only);
       bindHoisted(replay);
       replay.bind(bodyP.args, state);
       replay.program(bodyP);
       return replay.get(bodyP.results);
     };
+    auto condStep = [&](const std::vector<Tensor> &state) -> Tensor {
+      Replayer replay;
+      bindHoisted(replay);
+      replay.bind(condP.args, state);
+      replay.program(condP);
+      return replay.get(condP.results[0]);
+    };
     Tensor zero = from_vector<int64_t>({0}, {});
+    const size_t nv = vars.size();
+    // The body's gradient at the loop variables `x` entering an iteration,
+    // given the adjoints `s[1..nv]` of its results and the sums
+    // `s[1+nv..]` so far: the next backward state after `s[0]`.
+    auto bodyGradient = [&](const std::vector<Tensor> &x,
+                            const std::vector<Tensor> &s,
+                            const std::unordered_set<TensorId> *only) {
+      TapeImpl tape(/*persistent=*/false);
+      std::vector<Tensor> sources;
+      for (size_t k : vars) {
+        tape.watchTensor(x[k]);
+        sources.push_back(x[k]);
+      }
+      for (size_t e : externals) {
+        tape.watchTensor(node.inputs[e]);
+        sources.push_back(node.inputs[e]);
+      }
+      std::vector<Tensor> y = bodyStep(x, only);
+      std::vector<Tensor> targets, outGrads;
+      for (size_t i = 0; i < nv; ++i) {
+        targets.push_back(y[vars[i]]);
+        outGrads.push_back(s[1 + i]);
+      }
+      std::vector<Tensor> g = tape.gradient(targets, outGrads, sources);
+      std::vector<Tensor> next;
+      for (size_t i = 0; i < nv; ++i)
+        next.push_back(g[i]);
+      for (size_t i = 0; i < externals.size(); ++i)
+        next.push_back(s[1 + nv + i] + g[nv + i]);
+      return next;
+    };
+    // The backward state: {counter, d(vars)..., d(externals)...}.
+    auto backwardInit = [&](const Tensor &counter) {
+      std::vector<Tensor> state{counter};
+      for (size_t k : vars)
+        state.push_back(dys[k].defined() ? dys[k] : zerosLike(node.outputs[k]));
+      for (size_t j : externals)
+        state.push_back(zerosLike(node.inputs[j]));
+      return state;
+    };
+    auto finish = [&](const std::vector<Tensor> &final) {
+      for (size_t i = 0; i < nv; ++i)
+        result[vars[i]] = final[1 + i];
+      for (size_t i = 0; i < externals.size(); ++i)
+        result[externals[i]] = final[1 + nv + i];
+      return result;
+    };
+
+    // The backward loop recomputes only what the carried results need:
+    // the loop variables that slice reads (and the carried ones, whose
+    // adjoints are taken with respect to them) are saved.
+    std::unordered_set<TensorId> slice = sliceOf(bodyP, vars);
+    std::vector<size_t> saved;
+    for (size_t k = 0; k < n && k < bodyP.args.size(); ++k)
+      if (slice.count(bodyP.args[k].id()) ||
+          std::find(vars.begin(), vars.end(), k) != vars.end())
+        saved.push_back(k);
+    if (std::optional<std::vector<TracedStack>> stacks =
+            newStacks(bodyP, saved)) {
+      // 1. Replay the loop once, saving the state entering each iteration.
+      std::vector<Tensor> forwardInit = inits;
+      forwardInit.push_back(zero);
+      std::vector<Tensor> counted = tfc::while_loop(
+          [&](const std::vector<Tensor> &state) { return condStep(state); },
+          [&](const std::vector<Tensor> &state) {
+            for (size_t i = 0; i < saved.size(); ++i)
+              trace_stack_push((*stacks)[i], state[saved[i]]);
+            std::vector<Tensor> next = bodyStep(state);
+            next.push_back(state[n] + 1);
+            return next;
+          },
+          forwardInit, node.maximumIterations);
+      // 2. The backward loop: pop the state, apply the body's gradient.
+      std::vector<Tensor> final = tfc::while_loop(
+          [&](const std::vector<Tensor> &s) -> Tensor {
+            return greater(s[0], zero);
+          },
+          [&](const std::vector<Tensor> &s) {
+            // The slice reads no other variable: those are never looked at.
+            std::vector<Tensor> x = inits;
+            for (size_t i = 0; i < saved.size(); ++i)
+              x[saved[i]] = trace_stack_pop((*stacks)[i]);
+            std::vector<Tensor> next{s[0] - 1};
+            std::vector<Tensor> g = bodyGradient(x, s, &slice);
+            next.insert(next.end(), g.begin(), g.end());
+            return next;
+          },
+          backwardInit(counted[n]));
+      for (const TracedStack &stack : *stacks)
+        trace_stack_free(stack);
+      return finish(final);
+    }
 
     // 1. The trip count.
     std::vector<Tensor> countInit = inits;
     countInit.push_back(zero);
     std::vector<Tensor> counted = tfc::while_loop(
-        [&](const std::vector<Tensor> &state) -> Tensor {
-          Replayer replay;
-          bindHoisted(replay);
-          replay.bind(condP.args, state);
-          replay.program(condP);
-          return replay.get(condP.results[0]);
-        },
+        [&](const std::vector<Tensor> &state) { return condStep(state); },
         [&](const std::vector<Tensor> &state) {
           std::vector<Tensor> next = bodyStep(state);
           next.push_back(state[n] + 1);
@@ -1053,13 +1261,7 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
         countInit, node.maximumIterations);
     Tensor tripCount = counted[n];
 
-    // 2. The backward loop: state = {k, d(vars)..., d(externals)...}.
-    std::vector<Tensor> state{zero};
-    for (size_t k : vars)
-      state.push_back(dys[k].defined() ? dys[k] : zerosLike(node.outputs[k]));
-    for (size_t j : externals)
-      state.push_back(zerosLike(node.inputs[j]));
-    const size_t nv = vars.size();
+    // 2. The backward loop: s[0] = k counts up, j = N-1-k.
     std::vector<Tensor> final = tfc::while_loop(
         [&](const std::vector<Tensor> &s) -> Tensor {
           return less(s[0], tripCount);
@@ -1079,36 +1281,13 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
               },
               init);
           x.resize(n);
-          TapeImpl tape(/*persistent=*/false);
-          std::vector<Tensor> sources;
-          for (size_t k : vars) {
-            tape.watchTensor(x[k]);
-            sources.push_back(x[k]);
-          }
-          for (size_t e : externals) {
-            tape.watchTensor(node.inputs[e]);
-            sources.push_back(node.inputs[e]);
-          }
-          std::vector<Tensor> y = bodyStep(x);
-          std::vector<Tensor> targets, outGrads;
-          for (size_t i = 0; i < nv; ++i) {
-            targets.push_back(y[vars[i]]);
-            outGrads.push_back(s[1 + i]);
-          }
-          std::vector<Tensor> g = tape.gradient(targets, outGrads, sources);
           std::vector<Tensor> next{s[0] + 1};
-          for (size_t i = 0; i < nv; ++i)
-            next.push_back(g[i]);
-          for (size_t i = 0; i < externals.size(); ++i)
-            next.push_back(s[1 + nv + i] + g[nv + i]);
+          std::vector<Tensor> g = bodyGradient(x, s, nullptr);
+          next.insert(next.end(), g.begin(), g.end());
           return next;
         },
-        state);
-    for (size_t i = 0; i < nv; ++i)
-      result[vars[i]] = final[1 + i];
-    for (size_t i = 0; i < externals.size(); ++i)
-      result[externals[i]] = final[1 + nv + i];
-    return result;
+        backwardInit(zero));
+    return finish(final);
   }
 
   case Event::Kind::VarRead:

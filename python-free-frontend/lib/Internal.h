@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,33 @@ private:
   TraceSession *session;
 };
 // --- end tfc-autodiff --------------------------------------------------------
+
+// --- Stacks in a trace (GradientTape.cpp) ------------------------------------
+struct TraceHook;
+
+/// A `!tfc.stack` built in a tfc::function trace. The tape's gradient of a
+/// traced while_loop saves the loop variables entering each iteration on
+/// stacks and pops them in the backward loop (O(N) instead of recomputing).
+/// Stack ops have no public op: they only exist in traced code.
+struct TracedStack {
+  TraceSession *session = nullptr;
+  mlir::Value handle;
+};
+
+/// `tfc.stack_new` at the current insertion point of the trace `hook` is,
+/// for entries of `dtype` and `shape`. Empty when `hook` is not a
+/// tfc::function trace, or when `shape` has a dynamic dim (-1): stack
+/// entries have a fixed size.
+std::optional<TracedStack> trace_stack_new(TraceHook *hook, DType dtype,
+                                           const std::vector<int64_t> &shape);
+/// `tfc.stack_push` of `value` (of the stack's dtype and shape) at the
+/// current insertion point.
+void trace_stack_push(const TracedStack &stack, const Tensor &value);
+/// `tfc.stack_pop` at the current insertion point.
+Tensor trace_stack_pop(const TracedStack &stack);
+/// `tfc.stack_free`: no use of the stack may follow.
+void trace_stack_free(const TracedStack &stack);
+// --- end stacks --------------------------------------------------------------
 } // namespace tfc::detail
 
 #endif // TFC_FRONTEND_LIB_INTERNAL_H

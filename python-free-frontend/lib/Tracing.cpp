@@ -396,6 +396,31 @@ public:
   std::optional<mlir::Location> fixedLocation;
   // --- end tfc-autodiff --------------------------------------------------
 
+  // --- Stacks (TracedStack, Internal.h) ----------------------------------
+  mlir::Value stackNew(DType dtype, const std::vector<int64_t> &shape) {
+    auto type = tfcir::StackType::get(ctx, tensorType(ctx, dtype, shape));
+    return tfcir::StackNewOp::create(builder, builder.getUnknownLoc(), type);
+  }
+  void stackPush(mlir::Value stack, const Tensor &value) {
+    mlir::Value v = toValue(value, "stack_push");
+    auto element = mlir::cast<tfcir::StackType>(stack.getType());
+    if (v.getType() != element.getElementType())
+      throw InvalidArgumentError("internal error: stack_push of a " +
+                                 typeString(v.getType()) + " onto a stack of " +
+                                 typeString(element.getElementType()));
+    tfcir::StackPushOp::create(builder, builder.getUnknownLoc(), stack, v);
+  }
+  Tensor stackPop(mlir::Value stack) {
+    auto element = mlir::cast<tfcir::StackType>(stack.getType());
+    return symbolic(tfcir::StackPopOp::create(builder, builder.getUnknownLoc(),
+                                              element.getElementType(), stack)
+                        .getResult());
+  }
+  void stackFree(mlir::Value stack) {
+    tfcir::StackFreeOp::create(builder, builder.getUnknownLoc(), stack);
+  }
+  // --- end stacks --------------------------------------------------------
+
 private:
   Tensor symbolic(mlir::Value v) {
     auto type = mlir::cast<mlir::RankedTensorType>(v.getType());
@@ -1146,6 +1171,33 @@ Tensor ExternalTrace::bind(mlir::Value value) {
 }
 mlir::Value ExternalTrace::value(const Tensor &t) {
   return session->valueOf(t);
+}
+
+//===----------------------------------------------------------------------===//
+// Stacks in a trace (GradientTape.cpp)
+//===----------------------------------------------------------------------===//
+
+std::optional<TracedStack> trace_stack_new(TraceHook *hook, DType dtype,
+                                           const std::vector<int64_t> &shape) {
+  auto *session = dynamic_cast<TraceSession *>(hook);
+  if (!session)
+    return std::nullopt;
+  for (int64_t d : shape)
+    if (d < 0)
+      return std::nullopt;
+  return TracedStack{session, session->stackNew(dtype, shape)};
+}
+
+void trace_stack_push(const TracedStack &stack, const Tensor &value) {
+  stack.session->stackPush(stack.handle, value);
+}
+
+Tensor trace_stack_pop(const TracedStack &stack) {
+  return stack.session->stackPop(stack.handle);
+}
+
+void trace_stack_free(const TracedStack &stack) {
+  stack.session->stackFree(stack.handle);
 }
 
 } // namespace tfc::detail

@@ -9,6 +9,7 @@
 #include "GradTestUtil.h"
 
 #include <cmath>
+#include <ctime>
 
 using namespace tfc;
 using namespace tfc::gradtest;
@@ -123,8 +124,13 @@ TEST(WhileGradient, CompiledGradientHasABackwardLoop) {
   std::string ir;
   std::vector<Tensor> g = compiledGradients(
       sinLoop, {constant(0.5), constant(1.5)}, constant(1.0), &ir);
-  // Forward loop, trip count, backward loop, recomputation inside it.
-  EXPECT_EQ(countOf(ir, "tfc.while"), 4u) << ir;
+  // The forward loop, its replay saving the state on a stack, the backward
+  // loop popping it.
+  EXPECT_EQ(countOf(ir, "tfc.while"), 3u) << ir;
+  EXPECT_EQ(countOf(ir, "tfc.stack_new"), 1u) << ir;
+  EXPECT_EQ(countOf(ir, "tfc.stack_push"), 1u) << ir;
+  EXPECT_EQ(countOf(ir, "tfc.stack_pop"), 1u) << ir;
+  EXPECT_EQ(countOf(ir, "tfc.stack_free"), 1u) << ir;
   std::vector<Tensor> e =
       eagerGradients(sinLoop, {constant(0.5), constant(1.5)}, constant(1.0));
   EXPECT_TRUE(allClose(g[0], e[0], 1e-12));
@@ -191,6 +197,140 @@ TEST(WhileGradient, SecondDerivativeThroughTheLoop) {
   EXPECT_NEAR(eager, numeric, 1e-6 * std::max(1.0, std::fabs(numeric)));
   auto compiled = function([&](const Tensor &v) { return d2(v); });
   EXPECT_NEAR(compiled(x).item<double>(), eager, 1e-10);
+}
+
+/// x <- x + 0.01 sin(x w) + 0.001 w, c <- c + 1 while c < n: the trip count
+/// is ceil(n), a run-time value (n is an argument).
+Tensor driftLoop(const V &v) {
+  const Tensor &w = v[1], &n = v[2];
+  return while_loop(
+      [&](const V &s) { return s[1] < n; },
+      [&](const V &s) {
+        return V{s[0] + sin(s[0] * w) * 0.01 + w * 0.001, s[1] + 1.0};
+      },
+      {v[0], constant(0.0)})[0];
+}
+
+/// Whether some line holding `what` is indented deeper than `indent`
+/// spaces (in printed IR: nested in a region of a top-level op).
+bool nestedDeeperThan(const std::string &ir, const std::string &what,
+                      size_t indent) {
+  size_t start = 0;
+  while (start < ir.size()) {
+    size_t end = ir.find('\n', start);
+    if (end == std::string::npos)
+      end = ir.size();
+    std::string line = ir.substr(start, end - start);
+    if (line.find(what) != std::string::npos &&
+        line.find_first_not_of(' ') > indent)
+      return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+TEST(WhileGradient, StackGradientMatchesFiniteDifferences) {
+  // The compiled (stack-based) gradient against central differences, for
+  // 1, 7 and 300 iterations; n's gradient is zero (it only feeds the
+  // condition) and the differences do not cross an integer.
+  for (double n : {0.5, 6.5, 299.5}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<Tensor> in{constant({0.3, -1.2}), constant(0.8), constant(n)};
+    Tensor weights = constant({0.7, 1.3});
+    std::string ir;
+    std::vector<Tensor> compiled =
+        compiledGradients(driftLoop, in, weights, &ir);
+    std::vector<Tensor> numeric = numericGradients(driftLoop, in, weights);
+    ASSERT_EQ(compiled.size(), 3u);
+    for (size_t i = 0; i < 3; ++i)
+      EXPECT_TRUE(allClose(compiled[i], numeric[i], 1e-6)) << "input " << i;
+    EXPECT_EQ(compiled[2].item<double>(), 0.0);
+    EXPECT_EQ(countOf(ir, "tfc.stack_push"), 1u) << ir;
+  }
+}
+
+TEST(WhileGradient, CostIsLinearInTheTripCount) {
+  // Structure: no tfc.while of the compiled gradient is nested in another
+  // (the O(N^2) scheme recomputed the state in a loop inside the backward
+  // loop), so every op runs at most N times.
+  auto step = [](const Tensor &x0, const Tensor &w, const Tensor &n) {
+    GradientTape tape;
+    tape.watch({x0, w});
+    Tensor y = reduce_sum(driftLoop({x0, w, n}));
+    return tape.gradient(y, {x0, w});
+  };
+  auto f = function(step);
+  Tensor x0 = rand64({16}, -1, 1, 31), w = constant(0.8);
+  std::vector<Tensor> g = f(x0, w, constant(1000.0));
+  std::string ir = f.ir("tfc");
+  EXPECT_EQ(countOf(ir, "tfc.while"), 3u) << ir;
+  // Function bodies are indented by 4 spaces.
+  EXPECT_FALSE(nestedDeeperThan(ir, "tfc.while", 4)) << ir;
+  std::vector<Tensor> eager = step(x0, w, constant(1000.0));
+  EXPECT_TRUE(allClose(g[0], eager[0], 1e-9));
+  EXPECT_TRUE(allClose(g[1], eager[1], 1e-9));
+
+  // Time: twice the iterations cost about twice as much (the O(N^2)
+  // scheme: about four times). Process CPU time, best of several runs, a
+  // generous bound.
+  auto cpuSeconds = [&](double n) {
+    Tensor limit = constant(n);
+    double best = 1e30;
+    for (int rep = 0; rep < 5; ++rep) {
+      std::clock_t t0 = std::clock();
+      for (int i = 0; i < 4; ++i)
+        f(x0, w, limit);
+      best = std::min(best, double(std::clock() - t0) / CLOCKS_PER_SEC);
+    }
+    return best;
+  };
+  double t1000 = cpuSeconds(1000), t2000 = cpuSeconds(2000);
+  EXPECT_LT(t2000 / t1000, 3.0)
+      << "N=1000: " << t1000 << " s, N=2000: " << t2000 << " s";
+}
+
+TEST(WhileGradient, NestedLoopsWithStacks) {
+  // An inner loop in the outer body: its gradient (with stacks of its own)
+  // runs inside the outer backward loop.
+  auto fn = [](const V &v) {
+    const Tensor &w = v[1];
+    return while_loop([](const V &s) { return s[1] < 3.0; },
+                      [&](const V &s) {
+                        Tensor x = while_loop(
+                            [](const V &r) { return r[1] < 2.0; },
+                            [&](const V &r) {
+                              return V{tanh(r[0] * w) + r[0], r[1] + 1.0};
+                            },
+                            {s[0], constant(0.0)})[0];
+                        return V{x * 0.5, s[1] + 1.0};
+                      },
+                      {v[0], constant(0.0)})[0];
+  };
+  checkGradients("nested", fn, {rand64({3}, -1, 1, 40), constant(0.7)});
+  std::string ir;
+  compiledGradients(fn, {rand64({3}, -1, 1, 40), constant(0.7)},
+                    ones({3}, DType::Float64), &ir);
+  EXPECT_GE(countOf(ir, "tfc.stack_pop"), 2u) << ir;
+}
+
+TEST(WhileGradient, PersistentTapeKeepsTheRecomputingScheme) {
+  // A persistent tape records its own backward pass and may differentiate
+  // it again, which popped values do not allow: no stacks there.
+  auto step = [](const Tensor &x0, const Tensor &w) {
+    GradientTape tape(/*persistent=*/true);
+    tape.watch({x0, w});
+    Tensor y = sinLoop({x0, w});
+    Tensor dx = tape.gradient(y, x0);
+    Tensor dw = tape.gradient(y, w);
+    return std::vector<Tensor>{dx, dw, tape.gradient(dx, x0)};
+  };
+  Tensor x0 = constant(0.5), w = constant(1.5);
+  std::vector<Tensor> eager = step(x0, w);
+  auto f = function(step);
+  std::vector<Tensor> compiled = f(x0, w);
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_TRUE(allClose(compiled[i], eager[i], 1e-10)) << i;
+  EXPECT_EQ(countOf(f.ir("tfc"), "tfc.stack_new"), 0u);
 }
 
 TEST(WhileGradient, VariableInsideTheLoop) {
