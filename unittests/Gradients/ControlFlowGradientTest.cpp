@@ -333,6 +333,35 @@ TEST(WhileGradient, PersistentTapeKeepsTheRecomputingScheme) {
   EXPECT_EQ(countOf(f.ir("tfc"), "tfc.stack_new"), 0u);
 }
 
+TEST(WhileGradient, ReduceRetracing) {
+  // reduce_retracing: a loop state with a dynamic dim cannot go on a stack
+  // (fixed-size entries) and keeps the recomputing scheme. Today such a
+  // dynamic trace does not get that far (the gradient builds zeros of a
+  // dynamic shape, which fails), so the function traces per shape, with
+  // stacks: right results either way.
+  auto step = [](const Tensor &x0, const Tensor &w) {
+    GradientTape tape;
+    tape.watch({x0, w});
+    Tensor y = reduce_sum(driftLoop({x0, w, constant(5.0)}));
+    return tape.gradient(y, {x0, w});
+  };
+  FunctionOptions options;
+  options.reduce_retracing = true;
+  auto f = function(step, options);
+  Tensor w = constant(0.8);
+  for (int64_t size : {3, 5, 7}) {
+    Tensor x0 = rand64({size}, -1, 1, 50 + size);
+    std::vector<Tensor> compiled = f(x0, w), eager = step(x0, w);
+    EXPECT_TRUE(allClose(compiled[0], eager[0], 1e-9)) << size;
+    EXPECT_TRUE(allClose(compiled[1], eager[1], 1e-9)) << size;
+  }
+  std::string ir = f.ir("tfc");
+  if (ir.find("tensor<?xf64>") != std::string::npos)
+    EXPECT_EQ(countOf(ir, "tfc.stack_new"), 0u) << ir;
+  else
+    EXPECT_EQ(countOf(ir, "tfc.stack_new"), 1u) << ir;
+}
+
 TEST(WhileGradient, VariableInsideTheLoop) {
   Variable w(constant(1.5), "w");
   auto step = [&](const Tensor &x0) {
