@@ -157,6 +157,7 @@ struct Lowering {
     cuda.optLevel = std::clamp(options.opt_level, 0, 3);
     mlir::tfc::CpuPipelineOptions linalg;
     linalg.fuseElementwise = options.fuse;
+    linalg.dedupFusions = false; // as in the registered CUDA pipeline
     struct Stage {
       const char *name, *what;
       std::function<void(OpPassManager &)> build;

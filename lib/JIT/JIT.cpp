@@ -45,10 +45,12 @@
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -245,6 +247,38 @@ void dumpStage(const std::string &dir, int index, StringRef stage,
   f << text.str();
 }
 
+/// With TFC_TIMING set, the wall time of each compile stage goes to stderr
+/// (like `-mlir-timing`, but across MLIR, LLVM and linking).
+class StageTimer {
+public:
+  StageTimer() : enabled(std::getenv("TFC_TIMING") != nullptr) {}
+  void mark(const char *stage) {
+    if (!enabled)
+      return;
+    auto now = std::chrono::steady_clock::now();
+    stages.emplace_back(stage,
+                        std::chrono::duration<double, std::milli>(now - last));
+    last = now;
+  }
+  ~StageTimer() {
+    if (!enabled)
+      return;
+    double total = 0;
+    for (auto &[name, ms] : stages)
+      total += ms.count();
+    llvm::errs() << "tfc compile timing (ms, wall):";
+    for (auto &[name, ms] : stages)
+      llvm::errs() << " " << name << " " << llvm::format("%.2f", ms.count());
+    llvm::errs() << " | total " << llvm::format("%.2f", total) << "\n";
+  }
+
+private:
+  bool enabled;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+  std::vector<std::pair<const char *, std::chrono::duration<double, std::milli>>>
+      stages;
+};
+
 std::once_flag nativeTargetOnce;
 } // namespace
 
@@ -403,6 +437,7 @@ CompiledModule::Impl::~Impl() {
 std::shared_ptr<CompiledModule::Impl>
 CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   std::lock_guard<std::recursive_mutex> lock(contextMutex());
+  StageTimer timer;
   // --- Target::CUDA: lib/GPU/CudaJIT.cpp (docs/gpu.md) ---
   if (options.target == Target::CUDA)
     return ::tfc::gpu::compileCuda(module, options);
@@ -429,6 +464,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   auto impl = std::make_shared<Impl>();
   impl->stages["tfc"] = printOp(module);
   dumpStage(dumpDir, 0, "tfc", impl->stages["tfc"]);
+  timer.mark("verify+print");
   // Inline calls first so that variable handles passed to callees can be
   // promoted along with the caller's.
   {
@@ -442,6 +478,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   for (auto fn : module.getOps<func::FuncOp>())
     if (failed(mlir::tfc::promoteVariables(fn)))
       throw fail("promoting variables failed");
+  timer.mark("inline+promote");
 
   // Record signatures of public functions before lowering changes them.
   for (auto fn : module.getOps<func::FuncOp>()) {
@@ -489,16 +526,20 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     if (failed(pm.run(module)))
       throw fail("lowering tfc to linalg failed");
   }
+  timer.mark("to-linalg");
   impl->stages["optimized"] = printOp(module);
   dumpStage(dumpDir, 1, "optimized", impl->stages["optimized"]);
+  timer.mark("print");
   {
     PassManager pm(ctx);
     mlir::tfc::buildLinalgToLLVMPipeline(pm, pipelineOptions);
     if (failed(pm.run(module)))
       throw fail("lowering to the LLVM dialect failed");
   }
+  timer.mark("to-llvm-dialect");
   impl->stages["llvm-dialect"] = printOp(module);
   dumpStage(dumpDir, 2, "llvm-dialect", impl->stages["llvm-dialect"]);
+  timer.mark("print");
 
   int opt = std::clamp(options.opt_level, 0, 3);
   // Compile for this CPU (AVX2/FMA where present): without the host's
@@ -521,6 +562,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   llvmModule->setDataLayout((*tm)->createDataLayout());
   llvmModule->setTargetTriple((*tm)->getTargetTriple());
   addPackedWrappers(*llvmModule, impl->functions);
+  timer.mark("translate");
 
   // The cache key: everything the object code depends on.
   std::string cacheDir = cache::resolveDir(options);
@@ -546,6 +588,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     field(unoptimized);
     key = hasher.final<32>();
   }
+  timer.mark("cache-key");
 
   std::string &llvmText = impl->stages["llvm"];
   std::unique_ptr<llvm::MemoryBuffer> cached;
@@ -576,15 +619,18 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     auto optimize = makeOptimizingTransformer(opt, 0, tm->get());
     if (auto err = optimize(llvmModule.get()))
       throw fail("LLVM optimisation failed: " + llvm::toString(std::move(err)));
+  timer.mark("llvm-opt");
     {
       llvm::raw_string_ostream os(llvmText);
       llvmModule->print(os, nullptr);
     }
+    timer.mark("print");
     llvm::orc::SimpleCompiler compiler(**tm);
     auto object = compiler(*llvmModule);
     if (!object)
       throw fail("LLVM code generation failed: " +
                  llvm::toString(object.takeError()));
+  timer.mark("codegen");
     if (!cacheDir.empty())
       cache::store(cacheDir, key, (*object)->getBuffer());
     std::string err;
@@ -592,6 +638,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
                            impl->functions, err);
     if (!impl->jit)
       throw fail("LLVM JIT linking failed: " + err);
+  timer.mark("link");
   }
   dumpStage(dumpDir, 3, "llvm", llvmText);
   return impl;

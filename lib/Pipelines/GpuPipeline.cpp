@@ -136,6 +136,9 @@ void addTfcToLinalg(OpPassManager &pm,
                     const tfc::CudaPipelineOptions &options) {
   tfc::CpuPipelineOptions cpu;
   cpu.fuseElementwise = options.fuseElementwise;
+  // One kernel per fusion is launched from the host function; a fusion
+  // outlined into a callee would launch from there (not validated yet).
+  cpu.dedupFusions = false;
   tfc::buildTfcToLinalgPipeline(pm, cpu);
 }
 } // namespace

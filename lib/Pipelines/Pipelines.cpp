@@ -21,8 +21,11 @@ void tfc::buildTfcToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (options.fuseElementwise)
+  if (options.fuseElementwise) {
     pm.addPass(createTfcFuseElementwisePass());
+    if (options.dedupFusions)
+      pm.addPass(createTfcDedupFusionsPass());
+  }
   pm.addPass(createConvertTfcToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)

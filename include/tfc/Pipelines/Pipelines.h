@@ -34,6 +34,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "blas-min-work",
       llvm::cl::desc("Smallest float matmul (M*N*K) sent to OpenBLAS"),
       llvm::cl::init(1024)};
+  PassOptions::Option<bool> dedupFusions{
+      *this, "dedup-fusions",
+      llvm::cl::desc("Compile repeated identical fusions once, as one "
+                     "function (tfc-dedup-fusions)"),
+      llvm::cl::init(true)};
 };
 
 /// tfc (after canonicalization) -> linalg/tensor/scf on tensors.
