@@ -16,6 +16,10 @@
 //   Compile50Elementwise/FirstCall/O
 //                             50 elementwise ops (no matmul; they fuse into
 //                             one loop nest): trace + compile + first run.
+//   Compile50Distinct/FirstCall/O
+//                             like Compile50 with ten different activations,
+//                             so tfc-dedup-fusions finds nothing to share.
+//   (The persistent compile cache is off here unless TFC_CACHE_DIR is set.)
 //   Call/{Compiled,Module,Eager}/n
 //                             `a + b` on n floats: a cached tfc::function
 //                             call, the same code through
@@ -106,6 +110,32 @@ tfc::Tensor fiftyElementwise(const tfc::Tensor &x, const tfc::Tensor &w,
   return y;
 }
 
+/// Ten blocks as in `fifty`, each with another activation, so no two fusions
+/// are alike and tfc-dedup-fusions has nothing to share: the cost of 50 ops
+/// that are all different.
+tfc::Tensor fiftyDistinct(const tfc::Tensor &x, const tfc::Tensor &w,
+                          const tfc::Tensor &b) {
+  using Act = tfc::Tensor (*)(const tfc::Tensor &);
+  static const Act acts[10] = {
+      [](const tfc::Tensor &t) { return tfc::tanh(t); },
+      [](const tfc::Tensor &t) { return tfc::sigmoid(t); },
+      [](const tfc::Tensor &t) { return tfc::relu(t); },
+      [](const tfc::Tensor &t) { return tfc::sin(t); },
+      [](const tfc::Tensor &t) { return tfc::cos(t); },
+      [](const tfc::Tensor &t) { return tfc::exp(t); },
+      [](const tfc::Tensor &t) { return tfc::abs(t); },
+      [](const tfc::Tensor &t) { return tfc::square(t); },
+      [](const tfc::Tensor &t) { return tfc::neg(t); },
+      [](const tfc::Tensor &t) { return tfc::log1p(tfc::abs(t)); }};
+  tfc::Tensor y = x;
+  for (int i = 0; i < 10; ++i) {
+    tfc::Tensor a = tfc::matmul(y, w) + b;
+    // The last activation is two ops; drop the subtraction there to keep 50.
+    y = i == 9 ? acts[i](a) * y : acts[i](a) * y - b;
+  }
+  return y;
+}
+
 struct FiftyArgs {
   tfc::Tensor x = tfc::random_uniform({4, 16}, -1, 1, 1);
   tfc::Tensor w = tfc::random_uniform({16, 16}, -0.5, 0.5, 2);
@@ -156,6 +186,30 @@ void BM_Compile50ElementwiseFirstCall(benchmark::State &st) {
   for (auto _ : st) {
     auto f = tfc::function(fiftyElementwise, options);
     tfc::Tensor y = f(a.x, w, a.b);
+    benchmark::DoNotOptimize(y.unsafe_impl());
+    st.PauseTiming();
+    {
+      auto dead = std::move(f);
+    }
+    st.ResumeTiming();
+  }
+}
+
+void BM_Compile50DistinctFirstCall(benchmark::State &st) {
+  FiftyArgs a;
+  tfc::FunctionOptions options;
+  options.opt_level = int(st.range(0));
+  {
+    auto f = tfc::function(fiftyDistinct, options);
+    check(maxDiff(f(a.x, a.w, a.b), fiftyDistinct(a.x, a.w, a.b)) < 1e-5f,
+          "Compile50Distinct");
+    int ops = countTfcOps(f.ir("tfc"));
+    check(ops == 50, "Compile50Distinct: expected 50 traced ops");
+    st.counters["ops"] = ops;
+  }
+  for (auto _ : st) {
+    auto f = tfc::function(fiftyDistinct, options);
+    tfc::Tensor y = f(a.x, a.w, a.b);
     benchmark::DoNotOptimize(y.unsafe_impl());
     st.PauseTiming();
     {
@@ -432,6 +486,7 @@ int profile(const char *spec) {
 // both cores there.
 BENCHMARK(BM_Compile50FirstCall)->Name("Compile50/FirstCall")->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Compile50ElementwiseFirstCall)->Name("Compile50Elementwise/FirstCall")->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile50DistinctFirstCall)->Name("Compile50Distinct/FirstCall")->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Compile50FromSource)->Name("Compile50/FromSource")->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Compile50Cached)->Name("Compile50/Cached");
 BENCHMARK(BM_Compile50Eager)->Name("Compile50/Eager");
@@ -450,6 +505,10 @@ BENCHMARK(BM_MatvecCompiled)->Name("Matvec/Compiled")->Arg(256)->UseRealTime();
 BENCHMARK(BM_MatvecEager)->Name("Matvec/Eager")->Arg(256)->UseRealTime();
 
 int main(int argc, char **argv) {
+  // Compile-time cases must compile: with the persistent cache on (the
+  // default), every call after the first would load object code instead.
+  // A TFC_CACHE_DIR set by the user wins (bench_compile_cache measures it).
+  setenv("TFC_CACHE_DIR", "", /*overwrite=*/0);
   for (int i = 1; i < argc; ++i)
     if (std::strncmp(argv[i], "--profile=", 10) == 0)
       return profile(argv[i] + 10);

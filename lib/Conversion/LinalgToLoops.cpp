@@ -14,8 +14,10 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
@@ -152,6 +154,16 @@ bool hasParallelLoop(linalg::LinalgOp op) {
   });
 }
 
+/// A body that calls a transcendental (which becomes a long polynomial).
+bool callsMath(linalg::LinalgOp op) {
+  return op->walk([](Operation *inner) {
+             return isa<math::MathDialect>(inner->getDialect())
+                        ? WalkResult::interrupt()
+                        : WalkResult::advance();
+           })
+      .wasInterrupted();
+}
+
 struct TfcLinalgToLoopsPass
     : public tfc::impl::TfcLinalgToLoopsPassBase<TfcLinalgToLoopsPass> {
   using Base::Base;
@@ -159,12 +171,25 @@ struct TfcLinalgToLoopsPass
   LogicalResult lower(IRRewriter &rewriter, linalg::LinalgOp op,
                       bool parallel) {
     rewriter.setInsertionPoint(op);
+    bool noUnroll = !parallel && callsMath(op);
     FailureOr<linalg::LinalgLoops> loops =
         parallel ? linalg::linalgOpToParallelLoops(rewriter, op)
                  : linalg::linalgOpToLoops(rewriter, op);
     if (failed(loops))
       return op->emitError("cannot lower this linalg op to loops");
     rewriter.eraseOp(op);
+    // scf-to-cf moves the annotation onto the loop's latch branch.
+    if (noUnroll) {
+      MLIRContext *ctx = rewriter.getContext();
+      auto unroll = LLVM::LoopUnrollAttr::get(
+          ctx, /*disable=*/rewriter.getBoolAttr(true), {}, {}, {}, {}, {},
+          {});
+      auto annotation = LLVM::LoopAnnotationAttr::get(
+          ctx, {}, {}, {}, unroll, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+      for (Operation *loop : *loops)
+        if (isa<scf::ForOp>(loop))
+          loop->setAttr("loop_annotation", annotation);
+    }
     return success();
   }
 

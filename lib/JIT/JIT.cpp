@@ -54,6 +54,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <mutex>
 
 using namespace mlir;
@@ -279,6 +280,17 @@ private:
       stages;
 };
 
+/// Runs the pipeline `build` adds. A fresh PassManager each time: reusing
+/// one across modules would save building pattern sets (a few ms), but
+/// upstream passes keep per-run state (convert-math-to-funcs remembers the
+/// helper functions it created in the previous module: use after free).
+LogicalResult runPipeline(ModuleOp module,
+                          llvm::function_ref<void(OpPassManager &)> build) {
+  PassManager pm(module.getContext());
+  build(pm);
+  return pm.run(module);
+}
+
 std::once_flag nativeTargetOnce;
 } // namespace
 
@@ -467,13 +479,11 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
   timer.mark("verify+print");
   // Inline calls first so that variable handles passed to callees can be
   // promoted along with the caller's.
-  {
-    PassManager pm(ctx);
-    pm.addPass(createInlinerPass());
-    pm.addPass(createSymbolDCEPass());
-    if (failed(pm.run(module)))
-      throw fail("inlining failed");
-  }
+  if (failed(runPipeline(module, [](OpPassManager &pm) {
+        pm.addPass(createInlinerPass());
+        pm.addPass(createSymbolDCEPass());
+      })))
+    throw fail("inlining failed");
   // Variables become values: handles in, final values of written ones out.
   for (auto fn : module.getOps<func::FuncOp>())
     if (failed(mlir::tfc::promoteVariables(fn)))
@@ -520,22 +530,22 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
 
   mlir::tfc::CpuPipelineOptions pipelineOptions;
   pipelineOptions.fuseElementwise = options.fuse;
-  {
-    PassManager pm(ctx);
-    mlir::tfc::buildTfcToLinalgPipeline(pm, pipelineOptions);
-    if (failed(pm.run(module)))
-      throw fail("lowering tfc to linalg failed");
-  }
+  if (failed(runPipeline(module,
+                         [&](OpPassManager &pm) {
+                           mlir::tfc::buildTfcToLinalgPipeline(
+                               pm, pipelineOptions);
+                         })))
+    throw fail("lowering tfc to linalg failed");
   timer.mark("to-linalg");
   impl->stages["optimized"] = printOp(module);
   dumpStage(dumpDir, 1, "optimized", impl->stages["optimized"]);
   timer.mark("print");
-  {
-    PassManager pm(ctx);
-    mlir::tfc::buildLinalgToLLVMPipeline(pm, pipelineOptions);
-    if (failed(pm.run(module)))
-      throw fail("lowering to the LLVM dialect failed");
-  }
+  if (failed(runPipeline(module,
+                         [&](OpPassManager &pm) {
+                           mlir::tfc::buildLinalgToLLVMPipeline(
+                               pm, pipelineOptions);
+                         })))
+    throw fail("lowering to the LLVM dialect failed");
   timer.mark("to-llvm-dialect");
   impl->stages["llvm-dialect"] = printOp(module);
   dumpStage(dumpDir, 2, "llvm-dialect", impl->stages["llvm-dialect"]);

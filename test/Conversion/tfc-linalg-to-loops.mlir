@@ -1,6 +1,9 @@
 // RUN: tfc-opt %s --tfc-linalg-to-loops --canonicalize | FileCheck %s
 // RUN: tfc-opt %s --tfc-linalg-to-loops="parallel-threshold=0" --canonicalize | FileCheck %s --check-prefix=SEQ
 
+// CHECK: #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
+// CHECK: #[[NOUNROLL:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
+
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
 #red = affine_map<(d0, d1) -> (d0)>
@@ -9,6 +12,8 @@
 // CHECK-LABEL: func @big
 // CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c512, %c512)
 // CHECK: math.exp
+// CHECK-NOT: loop_annotation
+// CHECK: return
 // SEQ-LABEL: func @big
 // SEQ-NOT: scf.parallel
 // SEQ: scf.for
@@ -24,9 +29,15 @@ func.func @big(%x: memref<512x512xf32>, %y: memref<512x512xf32>) {
 }
 
 // A small one stays sequential: waking a thread costs more than it takes.
+// Its body calls a transcendental (later a long polynomial), so its loops
+// are marked not to be unrolled; the parallel version above is not.
 // CHECK-LABEL: func @small
 // CHECK-NOT: scf.parallel
 // CHECK: scf.for
+// CHECK: scf.for
+// CHECK: math.exp
+// CHECK: } {loop_annotation = #[[NOUNROLL]]}
+// CHECK: } {loop_annotation = #[[NOUNROLL]]}
 func.func @small(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>) {

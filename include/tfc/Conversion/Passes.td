@@ -87,6 +87,13 @@ def TfcLinalgToLoopsPass : Pass<"tfc-linalg-to-loops"> {
     - a generated `linalg.matmul` runs its loops in (i, k, j) order: the
       innermost loop walks rows of B and C contiguously and vectorizes
       (the named op's (i, j, k) order is about 3x slower here).
+    - the sequential loops of an op whose body calls a transcendental
+      function (`math.tanh`, `math.exp`, ...) carry
+      `#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>`:
+      each call later expands into a polynomial of tens of vector
+      instructions, and LLVM's full unrolling of small static loops
+      multiplied that code (and the compile time) without making it
+      faster. The vectorizer still widens the innermost loop.
     `parallel-threshold=0` keeps everything sequential.
   }];
   let options = [
@@ -96,7 +103,8 @@ def TfcLinalgToLoopsPass : Pass<"tfc-linalg-to-loops"> {
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // TFC_CONVERSION_PASSES_TD
