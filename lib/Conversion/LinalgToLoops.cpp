@@ -212,10 +212,13 @@ struct TfcLinalgToLoopsPass
       SmallVector<int64_t> ranges = op->getStaticLoopRanges();
       bool dynamic = llvm::any_of(ranges, ShapedType::isDynamic);
       if (!canParallel || !dynamic) {
+        // Only static sizes are multiplied (kDynamic would overflow).
         int64_t work = 1;
-        for (int64_t r : ranges)
-          work *= r;
-        if (failed(lower(rewriter, *op, canParallel && work >= threshold)))
+        if (!dynamic)
+          for (int64_t r : ranges)
+            work *= r;
+        if (failed(lower(rewriter, *op,
+                         canParallel && !dynamic && work >= threshold)))
           return signalPassFailure();
         continue;
       }
