@@ -19,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lstm_step.h"
+
 #include <tfc/tfc.h>
 
 #include <algorithm>
@@ -47,19 +49,6 @@ tfc::Tensor fifty(const tfc::Tensor &x, const tfc::Tensor &w,
   return y;
 }
 
-std::pair<tfc::Tensor, tfc::Tensor>
-lstmStep(const tfc::Tensor &x, const tfc::Tensor &h, const tfc::Tensor &c,
-         const tfc::Tensor &wx, const tfc::Tensor &wh, const tfc::Tensor &b) {
-  int64_t hidden = h.shape()[1];
-  tfc::Tensor gates = tfc::matmul(x, wx) + tfc::matmul(h, wh) + b;
-  tfc::Tensor i = tfc::sigmoid(tfc::slice(gates, {0, 0}, {-1, hidden}));
-  tfc::Tensor f = tfc::sigmoid(tfc::slice(gates, {0, hidden}, {-1, hidden}));
-  tfc::Tensor g = tfc::tanh(tfc::slice(gates, {0, 2 * hidden}, {-1, hidden}));
-  tfc::Tensor o =
-      tfc::sigmoid(tfc::slice(gates, {0, 3 * hidden}, {-1, hidden}));
-  tfc::Tensor c2 = f * c + i * g;
-  return {o * tfc::tanh(c2), c2};
-}
 
 float maxDiff(const tfc::Tensor &a, const tfc::Tensor &b) {
   std::vector<float> x = a.to_vector<float>(), y = b.to_vector<float>();

@@ -1,7 +1,8 @@
 //===- bench_jit.cpp - tfc::function figures of issue 4 ------------------===//
 //
-//   build/bin/tfc-bench-jit [--benchmark_filter=...] [--benchmark_repetitions=5]
-//   build/bin/tfc-bench-jit --profile=lstm32|lstm256|add|fifty[:STEPS]
+//   build/bin/tfc-bench-jit [--benchmark_filter=...]
+//   [--benchmark_repetitions=5] build/bin/tfc-bench-jit
+//   --profile=lstm32|lstm256|add|fifty[:STEPS]
 //
 // Each figure next to its reference, in one binary (docs/performance.md):
 //
@@ -37,6 +38,8 @@
 // for `valgrind --tool=callgrind --toggle-collect=tfcProfileRegion ...`.
 //
 //===----------------------------------------------------------------------===//
+
+#include "lstm_step.h"
 
 #include <tfc/tfc.h>
 
@@ -74,9 +77,8 @@ int countTfcOps(const std::string &ir) {
   size_t pos = 0;
   while ((pos = ir.find('\n', pos)) != std::string::npos) {
     size_t end = ir.find('\n', pos + 1);
-    std::string line = ir.substr(pos + 1, end == std::string::npos
-                                              ? std::string::npos
-                                              : end - pos - 1);
+    std::string line = ir.substr(
+        pos + 1, end == std::string::npos ? std::string::npos : end - pos - 1);
     size_t eq = line.find("= ");
     if (eq != std::string::npos && line.find("tfc.", eq) == eq + 2 &&
         line.find("tfc.constant", eq) != eq + 2)
@@ -163,9 +165,7 @@ void BM_Compile50FirstCall(benchmark::State &st) {
     tfc::Tensor y = f(a.x, a.w, a.b);
     benchmark::DoNotOptimize(y.unsafe_impl());
     st.PauseTiming(); // Freeing the JIT'd module is not compile time.
-    {
-      auto dead = std::move(f);
-    }
+    { auto dead = std::move(f); }
     st.ResumeTiming();
   }
 }
@@ -188,9 +188,7 @@ void BM_Compile50ElementwiseFirstCall(benchmark::State &st) {
     tfc::Tensor y = f(a.x, w, a.b);
     benchmark::DoNotOptimize(y.unsafe_impl());
     st.PauseTiming();
-    {
-      auto dead = std::move(f);
-    }
+    { auto dead = std::move(f); }
     st.ResumeTiming();
   }
 }
@@ -212,9 +210,7 @@ void BM_Compile50DistinctFirstCall(benchmark::State &st) {
     tfc::Tensor y = f(a.x, a.w, a.b);
     benchmark::DoNotOptimize(y.unsafe_impl());
     st.PauseTiming();
-    {
-      auto dead = std::move(f);
-    }
+    { auto dead = std::move(f); }
     st.ResumeTiming();
   }
 }
@@ -228,17 +224,15 @@ void BM_Compile50FromSource(benchmark::State &st) {
   options.opt_level = int(st.range(0));
   {
     auto m = tfc::jit::CompiledModule::from_source(text, options);
-    check(maxDiff(m.call(m.functions().at(0), {a.x, a.w, a.b}).at(0),
-                  expect) < 1e-6f,
+    check(maxDiff(m.call(m.functions().at(0), {a.x, a.w, a.b}).at(0), expect) <
+              1e-6f,
           "Compile50FromSource");
   }
   for (auto _ : st) {
     auto m = tfc::jit::CompiledModule::from_source(text, options);
     benchmark::DoNotOptimize(&m);
     st.PauseTiming();
-    {
-      auto dead = std::move(m);
-    }
+    { auto dead = std::move(m); }
     st.ResumeTiming();
   }
 }
@@ -335,20 +329,6 @@ void BM_Small5Eager(benchmark::State &st) {
 // LSTM cell step
 //===----------------------------------------------------------------------===//
 
-/// gates = x @ Wx + h @ Wh + b; i, f, g, o; c' = f*c + i*g; h' = o*tanh(c').
-std::pair<tfc::Tensor, tfc::Tensor>
-lstmStep(const tfc::Tensor &x, const tfc::Tensor &h, const tfc::Tensor &c,
-         const tfc::Tensor &wx, const tfc::Tensor &wh, const tfc::Tensor &b) {
-  int64_t hidden = h.shape()[1];
-  tfc::Tensor gates = tfc::matmul(x, wx) + tfc::matmul(h, wh) + b;
-  tfc::Tensor i = tfc::sigmoid(tfc::slice(gates, {0, 0}, {-1, hidden}));
-  tfc::Tensor f = tfc::sigmoid(tfc::slice(gates, {0, hidden}, {-1, hidden}));
-  tfc::Tensor g = tfc::tanh(tfc::slice(gates, {0, 2 * hidden}, {-1, hidden}));
-  tfc::Tensor o = tfc::sigmoid(tfc::slice(gates, {0, 3 * hidden}, {-1, hidden}));
-  tfc::Tensor c2 = f * c + i * g;
-  tfc::Tensor h2 = o * tfc::tanh(c2);
-  return {h2, c2};
-}
 
 struct Lstm {
   explicit Lstm(int64_t hidden)
@@ -430,18 +410,22 @@ int profile(const char *spec) {
   std::string s = spec;
   size_t colon = s.find(':');
   std::string what = s.substr(0, colon);
-  long steps = colon == std::string::npos ? 10000 : std::atol(s.c_str() + colon + 1);
+  long steps =
+      colon == std::string::npos ? 10000 : std::atol(s.c_str() + colon + 1);
   if (what == "lstm32" || what == "lstm256") {
     Lstm m(what == "lstm32" ? 32 : 256);
     auto f = makeLstmFn();
     checkLstm(m, f);
     using Fn = decltype(f);
-    struct Ctx { Lstm *m; Fn *fn; } ctx{&m, &f};
+    struct Ctx {
+      Lstm *m;
+      Fn *fn;
+    } ctx{&m, &f};
     tfcProfileRegion(
         [](void *p) {
           auto *c = static_cast<Ctx *>(p);
-          auto hc = (*c->fn)(c->m->x, c->m->h, c->m->c, c->m->wx, c->m->wh,
-                            c->m->b);
+          auto hc =
+              (*c->fn)(c->m->x, c->m->h, c->m->c, c->m->wx, c->m->wh, c->m->b);
           benchmark::DoNotOptimize(hc.first.unsafe_impl());
         },
         &ctx, steps);
@@ -450,7 +434,10 @@ int profile(const char *spec) {
     auto f = tfc::function(addFn);
     f(a, b);
     using Fn = decltype(f);
-    struct Ctx { tfc::Tensor *a, *b; Fn *fn; } ctx{&a, &b, &f};
+    struct Ctx {
+      tfc::Tensor *a, *b;
+      Fn *fn;
+    } ctx{&a, &b, &f};
     tfcProfileRegion(
         [](void *p) {
           auto *c = static_cast<Ctx *>(p);
@@ -463,7 +450,10 @@ int profile(const char *spec) {
     auto f = makeFifty(2);
     f(a.x, a.w, a.b);
     using Fn = decltype(f);
-    struct Ctx { FiftyArgs *a; Fn *fn; } ctx{&a, &f};
+    struct Ctx {
+      FiftyArgs *a;
+      Fn *fn;
+    } ctx{&a, &f};
     tfcProfileRegion(
         [](void *p) {
           auto *c = static_cast<Ctx *>(p);
@@ -484,10 +474,28 @@ int profile(const char *spec) {
 // a core, and everything here but the eager hidden-256 matmuls runs on one
 // thread. The hidden-256 LSTM pair is timed in real time as OpenBLAS may use
 // both cores there.
-BENCHMARK(BM_Compile50FirstCall)->Name("Compile50/FirstCall")->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Compile50ElementwiseFirstCall)->Name("Compile50Elementwise/FirstCall")->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Compile50DistinctFirstCall)->Name("Compile50Distinct/FirstCall")->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Compile50FromSource)->Name("Compile50/FromSource")->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile50FirstCall)
+    ->Name("Compile50/FirstCall")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile50ElementwiseFirstCall)
+    ->Name("Compile50Elementwise/FirstCall")
+    ->Arg(0)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile50DistinctFirstCall)
+    ->Name("Compile50Distinct/FirstCall")
+    ->Arg(0)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile50FromSource)
+    ->Name("Compile50/FromSource")
+    ->Arg(0)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Compile50Cached)->Name("Compile50/Cached");
 BENCHMARK(BM_Compile50Eager)->Name("Compile50/Eager");
 BENCHMARK(BM_CallCompiled)->Name("Call/Compiled")->Arg(1)->Arg(100);

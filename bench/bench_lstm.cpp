@@ -20,6 +20,8 @@
 #include "bench_fusion_ref.h"
 #include "lstm_data.h"
 
+#include "lstm_step.h"
+
 #include <tfc/tfc.h>
 
 #include <benchmark/benchmark.h>
@@ -50,19 +52,6 @@ void checkStep(benchmark::State &st, const lstm_data::Cell &m, const float *h,
   st.counters["max_abs_diff"] = d;
 }
 
-std::pair<tfc::Tensor, tfc::Tensor>
-lstmStep(const tfc::Tensor &x, const tfc::Tensor &h, const tfc::Tensor &c,
-         const tfc::Tensor &wx, const tfc::Tensor &wh, const tfc::Tensor &b) {
-  int64_t hidden = h.shape()[1];
-  tfc::Tensor gates = tfc::matmul(x, wx) + tfc::matmul(h, wh) + b;
-  tfc::Tensor i = tfc::sigmoid(tfc::slice(gates, {0, 0}, {-1, hidden}));
-  tfc::Tensor f = tfc::sigmoid(tfc::slice(gates, {0, hidden}, {-1, hidden}));
-  tfc::Tensor g = tfc::tanh(tfc::slice(gates, {0, 2 * hidden}, {-1, hidden}));
-  tfc::Tensor o =
-      tfc::sigmoid(tfc::slice(gates, {0, 3 * hidden}, {-1, hidden}));
-  tfc::Tensor c2 = f * c + i * g;
-  return {o * tfc::tanh(c2), c2};
-}
 
 /// lstm_data's cell as tfc tensors.
 struct TfcCell {

@@ -156,11 +156,12 @@ bool hasParallelLoop(linalg::LinalgOp op) {
 
 /// A body that calls a transcendental (which becomes a long polynomial).
 bool callsMath(linalg::LinalgOp op) {
-  return op->walk([](Operation *inner) {
-             return isa<math::MathDialect>(inner->getDialect())
-                        ? WalkResult::interrupt()
-                        : WalkResult::advance();
-           })
+  return op
+      ->walk([](Operation *inner) {
+        return isa<math::MathDialect>(inner->getDialect())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
       .wasInterrupted();
 }
 
@@ -182,8 +183,7 @@ struct TfcLinalgToLoopsPass
     if (noUnroll) {
       MLIRContext *ctx = rewriter.getContext();
       auto unroll = LLVM::LoopUnrollAttr::get(
-          ctx, /*disable=*/rewriter.getBoolAttr(true), {}, {}, {}, {}, {},
-          {});
+          ctx, /*disable=*/rewriter.getBoolAttr(true), {}, {}, {}, {}, {}, {});
       auto annotation = LLVM::LoopAnnotationAttr::get(
           ctx, {}, {}, {}, unroll, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
       for (Operation *loop : *loops)

@@ -28,9 +28,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Config/llvm-config.h"
@@ -276,7 +276,8 @@ public:
 private:
   bool enabled;
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
-  std::vector<std::pair<const char *, std::chrono::duration<double, std::milli>>>
+  std::vector<
+      std::pair<const char *, std::chrono::duration<double, std::milli>>>
       stages;
 };
 
@@ -530,21 +531,17 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
 
   mlir::tfc::CpuPipelineOptions pipelineOptions;
   pipelineOptions.fuseElementwise = options.fuse;
-  if (failed(runPipeline(module,
-                         [&](OpPassManager &pm) {
-                           mlir::tfc::buildTfcToLinalgPipeline(
-                               pm, pipelineOptions);
-                         })))
+  if (failed(runPipeline(module, [&](OpPassManager &pm) {
+        mlir::tfc::buildTfcToLinalgPipeline(pm, pipelineOptions);
+      })))
     throw fail("lowering tfc to linalg failed");
   timer.mark("to-linalg");
   impl->stages["optimized"] = printOp(module);
   dumpStage(dumpDir, 1, "optimized", impl->stages["optimized"]);
   timer.mark("print");
-  if (failed(runPipeline(module,
-                         [&](OpPassManager &pm) {
-                           mlir::tfc::buildLinalgToLLVMPipeline(
-                               pm, pipelineOptions);
-                         })))
+  if (failed(runPipeline(module, [&](OpPassManager &pm) {
+        mlir::tfc::buildLinalgToLLVMPipeline(pm, pipelineOptions);
+      })))
     throw fail("lowering to the LLVM dialect failed");
   timer.mark("to-llvm-dialect");
   impl->stages["llvm-dialect"] = printOp(module);
@@ -629,7 +626,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     auto optimize = makeOptimizingTransformer(opt, 0, tm->get());
     if (auto err = optimize(llvmModule.get()))
       throw fail("LLVM optimisation failed: " + llvm::toString(std::move(err)));
-  timer.mark("llvm-opt");
+    timer.mark("llvm-opt");
     {
       llvm::raw_string_ostream os(llvmText);
       llvmModule->print(os, nullptr);
@@ -640,7 +637,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     if (!object)
       throw fail("LLVM code generation failed: " +
                  llvm::toString(object.takeError()));
-  timer.mark("codegen");
+    timer.mark("codegen");
     if (!cacheDir.empty())
       cache::store(cacheDir, key, (*object)->getBuffer());
     std::string err;
@@ -648,7 +645,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
                            impl->functions, err);
     if (!impl->jit)
       throw fail("LLVM JIT linking failed: " + err);
-  timer.mark("link");
+    timer.mark("link");
   }
   dumpStage(dumpDir, 3, "llvm", llvmText);
   return impl;

@@ -389,7 +389,10 @@ void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
   return host;
 }
 
-void mgpuMemFree(void *ptr, CUstream /*stream*/) {
+/// Frees a block from mgpuMemAlloc or allocateManaged (host fallback or
+/// managed memory). `report` records a driver failure for compiled code
+/// (mgpuMemFree); a tensor's deleter has no one to report to.
+static void freeBlock(void *ptr, bool report) {
   if (!ptr || ptr == emptyBlock)
     return;
   Blocks &b = blocks();
@@ -401,8 +404,16 @@ void mgpuMemFree(void *ptr, CUstream /*stream*/) {
     }
     b.unadopted.erase(ptr);
   }
-  if (enter() && check(driver().cuMemFree(dptr(ptr)), "cuMemFree"))
+  bool freed =
+      report
+          ? enter() && check(driver().cuMemFree(dptr(ptr)), "cuMemFree")
+          : makeCurrent().empty() && driver().cuMemFree(dptr(ptr)) == kSuccess;
+  if (freed)
     b.live.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void mgpuMemFree(void *ptr, CUstream /*stream*/) {
+  freeBlock(ptr, /*report=*/true);
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
@@ -469,20 +480,8 @@ void *tfc::cuda::allocManaged(size_t bytes, std::string &error) {
 }
 
 void tfc::cuda::releaseManaged(void *ptr) {
-  if (!ptr || ptr == emptyBlock)
-    return;
-  Blocks &b = blocks();
-  {
-    std::lock_guard<std::mutex> lock(b.mutex);
-    if (b.fallback.erase(ptr)) {
-      std::free(ptr);
-      return;
-    }
-    b.unadopted.erase(ptr);
-  }
   // Only a pointer from the driver gets here, so the driver is usable.
-  if (makeCurrent().empty() && driver().cuMemFree(dptr(ptr)) == kSuccess)
-    b.live.fetch_sub(1, std::memory_order_relaxed);
+  freeBlock(ptr, /*report=*/false);
 }
 
 bool tfc::cuda::adoptAllocation(const void *ptr) {

@@ -48,10 +48,8 @@ inline void append(std::string &s, const std::vector<int64_t> &shape) {
   s.append(shape_to_string(shape));
 }
 template <class I>
-  requires std::is_integral_v<I>
-inline void append(std::string &s, I v) {
-  s.append(std::to_string(v));
-}
+requires std::is_integral_v<I>
+inline void append(std::string &s, I v) { s.append(std::to_string(v)); }
 template <class... A> std::string concat_str(const A &...a) {
   std::string s;
   (append(s, a), ...);

@@ -290,8 +290,10 @@ private:
       size_t elemWidth = currWidth - 1; // room for "]"
       std::string line = hanging;
       for (int64_t i = 0; i < leading; ++i) {
-        extendLine(s, line, recurse(axis + 1, offset + i * stride, nextHanging, nextWidth),
-                   elemWidth, hanging);
+        extendLine(
+            s, line,
+            recurse(axis + 1, offset + i * stride, nextHanging, nextWidth),
+            elemWidth, hanging);
         line += ' ';
       }
       if (showSummary) {
@@ -300,26 +302,31 @@ private:
       }
       for (int64_t i = trailing; i > 1; --i) {
         extendLine(s, line,
-                   recurse(axis + 1, offset + (len - i) * stride, nextHanging, nextWidth),
+                   recurse(axis + 1, offset + (len - i) * stride, nextHanging,
+                           nextWidth),
                    elemWidth, hanging);
         line += ' ';
       }
       extendLine(s, line,
-                 recurse(axis + 1, offset + (len - 1) * stride, nextHanging, nextWidth),
+                 recurse(axis + 1, offset + (len - 1) * stride, nextHanging,
+                         nextWidth),
                  elemWidth, hanging);
       s += line;
     } else {
       std::string lineSep(axesLeft - 1, '\n');
       for (int64_t i = 0; i < leading; ++i)
-        s += hanging + recurse(axis + 1, offset + i * stride, nextHanging, nextWidth) +
+        s += hanging +
+             recurse(axis + 1, offset + i * stride, nextHanging, nextWidth) +
              lineSep;
       if (showSummary)
         s += hanging + "..." + lineSep;
       for (int64_t i = trailing; i > 1; --i)
         s += hanging +
-             recurse(axis + 1, offset + (len - i) * stride, nextHanging, nextWidth) +
+             recurse(axis + 1, offset + (len - i) * stride, nextHanging,
+                     nextWidth) +
              lineSep;
-      s += hanging + recurse(axis + 1, offset + (len - 1) * stride, nextHanging, nextWidth);
+      s += hanging + recurse(axis + 1, offset + (len - 1) * stride, nextHanging,
+                             nextWidth);
     }
     std::string out = "[";
     out.append(s, hanging.size());
@@ -420,6 +427,6 @@ std::string tfc::format_tensor(const Tensor &t) {
     shape += dims[i] < 0 ? std::string("None") : std::to_string(dims[i]);
   }
   shape += dims.size() == 1 ? ",)" : ")";
-  return concat_str("tfc.Tensor(", multiline ? "\n" : "", data, ", shape=",
-                    shape, ", dtype=", t.dtype(), ')');
+  return concat_str("tfc.Tensor(", multiline ? "\n" : "", data,
+                    ", shape=", shape, ", dtype=", t.dtype(), ')');
 }

@@ -189,7 +189,8 @@ Tensor make_tensor(DType dtype, const int64_t *dims, size_t rank,
   impl->shape.assign(dims, dims + rank);
   impl->dtype = dtype;
   impl->numel = numel;
-  impl->storage = Storage::allocate(static_cast<size_t>(numel) * dtype_size(dtype));
+  impl->storage =
+      Storage::allocate(static_cast<size_t>(numel) * dtype_size(dtype));
   impl->data = impl->storage->data();
   return t;
 }
@@ -222,7 +223,8 @@ int64_t checked_numel(std::string_view op, const std::vector<int64_t> &shape,
   }
   int64_t bytes = 0;
   if (overflow ||
-      __builtin_mul_overflow(n, static_cast<int64_t>(dtype_size(dtype)), &bytes) ||
+      __builtin_mul_overflow(n, static_cast<int64_t>(dtype_size(dtype)),
+                             &bytes) ||
       bytes > kMaxBytes)
     fail(op, "shape ", shape, " of dtype ", dtype, " is too large");
   return n;
@@ -336,7 +338,8 @@ Tensor Tensor::empty(DType dtype, std::vector<int64_t> shape) {
   t.impl->shape = std::move(shape);
   t.impl->dtype = dtype;
   t.impl->numel = n;
-  t.impl->storage = Storage::allocate(static_cast<size_t>(n) * dtype_size(dtype));
+  t.impl->storage =
+      Storage::allocate(static_cast<size_t>(n) * dtype_size(dtype));
   t.impl->data = t.impl->storage->data();
   return t;
 }

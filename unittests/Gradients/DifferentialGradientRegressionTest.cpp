@@ -201,8 +201,13 @@ Tensor condWithAnUnusedOutput(const Tensor &x) {
   Tensor s = sqrt(x);
   Tensor pred = reduce_sum(x) > -1.0;
   V r = cond(
-      pred, [&] { return V{x * 2.0, s * 3.0}; },
-      [&] { return V{x, s}; });
+      pred,
+      [&] {
+        return V{x * 2.0, s * 3.0};
+      },
+      [&] {
+        return V{x, s};
+      });
   return r[0];
 }
 

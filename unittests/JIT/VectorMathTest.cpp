@@ -65,7 +65,7 @@ TEST_P(VectorMath, WithinUlpsOfLibmAndVectorized) {
   options.cache = false;
   auto m = CompiledModule::from_source(
       "func.func @f(%x: " + type + ") -> " + type + " {\n  %0 = tfc." + c.op +
-      " %x : " + type + "\n  return %0 : " + type + "\n}\n",
+          " %x : " + type + "\n  return %0 : " + type + "\n}\n",
       options);
   Tensor x = Tensor::empty(DType::Float32, {kN});
   float *xs = x.data<float>();

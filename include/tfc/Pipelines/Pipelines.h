@@ -70,9 +70,9 @@ struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("NVPTX optimization level, 0..3"),
       llvm::cl::init(3)};
-  PassOptions::Option<int64_t> blockSize{
-      *this, "block-size", llvm::cl::desc("Threads per block"),
-      llvm::cl::init(256)};
+  PassOptions::Option<int64_t> blockSize{*this, "block-size",
+                                         llvm::cl::desc("Threads per block"),
+                                         llvm::cl::init(256)};
   PassOptions::Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
       llvm::cl::desc("Fuse elementwise producers into their consumers"),

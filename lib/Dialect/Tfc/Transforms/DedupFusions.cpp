@@ -96,9 +96,8 @@ struct TfcDedupFusionsPass
     auto type = FunctionType::get(ctx, first.getInputs().getTypes(),
                                   first.getResultTypes());
     OpBuilder b(parent);
-    auto callee = func::FuncOp::create(b, first.getLoc(),
-                                       (parent.getName() + "_fusion").str(),
-                                       type);
+    auto callee = func::FuncOp::create(
+        b, first.getLoc(), (parent.getName() + "_fusion").str(), type);
     callee.setPrivate();
     // Keep one copy in the object code: LLVM would otherwise inline the
     // small loop nest back into every caller before vectorizing it.

@@ -117,8 +117,8 @@ struct TensorImpl {
   DType dtype = DType::Float32;
   int64_t numel = 0;
   std::vector<int64_t> shape;
-  void *data = nullptr;        ///< Row-major elements (null when symbolic).
-  Storage *storage = nullptr;  ///< Owns `data`; may be shared (reshape views).
+  void *data = nullptr;       ///< Row-major elements (null when symbolic).
+  Storage *storage = nullptr; ///< Owns `data`; may be shared (reshape views).
   std::shared_ptr<SymbolicValue> symbolic;
   std::shared_ptr<AutogradMeta> autograd;
 
@@ -192,7 +192,9 @@ public:
   /// Raw element pointer; throws if undefined or symbolic.
   void *raw_data() const;
   template <class T> T *data() const { return static_cast<T *>(raw_data()); }
-  size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype()); }
+  size_t nbytes() const {
+    return static_cast<size_t>(numel()) * dtype_size(dtype());
+  }
   Storage *storage() const { return impl ? impl->storage : nullptr; }
   /// Identity of the underlying value (stable while any handle lives).
   const void *id() const { return impl; }
