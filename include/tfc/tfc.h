@@ -7,7 +7,7 @@
 //   Tensor a = constant({{1.f, 2.f}, {3.f, 4.f}});
 //   std::cout << matmul(a, a) + 1;   // eager: runs now
 //
-// The contract is API.md; docs/user-guide.md walks through it. This header
+// The contract is docs/api.md; docs/user-guide.md walks through it. This header
 // gathers the runtime's value types (Tensor, DType, the Error classes) and the
 // frontend: creating tensors, ops, Variables, control flow, print, gradients.
 //

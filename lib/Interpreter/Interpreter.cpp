@@ -860,7 +860,7 @@ std::vector<RuntimeValue> Interpreter::run(StringRef function,
                                (known.empty() ? "none" : known) + ")");
   }
   impl->checkArguments(fn, args);
-  // A failed call leaves every variable as it was (API.md, Errors).
+  // A failed call leaves every variable as it was (docs/api.md, Errors).
   std::vector<std::pair<VariableRef, Tensor>> saved;
   for (const RuntimeValue &arg : args)
     if (const VariableRef *ref = std::get_if<VariableRef>(&arg))

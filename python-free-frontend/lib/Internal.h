@@ -20,7 +20,7 @@ namespace tfc::detail {
 std::string format_double(double value);
 /// "[0, 2]".
 std::string list_to_string(const std::vector<int64_t> &values);
-/// API.md's shape spelling in loop-variable messages: "(1)", "(2, 3)", "()".
+/// docs/api.md's shape spelling in loop-variable messages: "(1)", "(2, 3)", "()".
 std::string loop_shape_to_string(const std::vector<int64_t> &shape);
 
 // --- tfc-autodiff ------------------------------------------------------------

@@ -1,4 +1,4 @@
-//===- OpsTest.cpp - Every op of API.md, for every dtype it accepts -------===//
+//===- OpsTest.cpp - Every op of docs/api.md, for every dtype it accepts -===//
 //
 // Expected values are computed by hand (or are exact textbook values).
 //

@@ -156,7 +156,7 @@ std::vector<Tensor> traced_while_loop(
 void check_bool_scalar(std::string_view what, const Tensor &pred,
                        const std::source_location &loc);
 /// Checks that one iteration of a while loop kept the number, dtypes and
-/// shapes of the loop variables. The message follows API.md: "while_loop:
+/// shapes of the loop variables. The message follows docs/api.md: "while_loop:
 /// loop variable 0 has shape (1) before the loop, but shape (2) after one
 /// iteration". Shared by the eager loop and the tracer.
 void check_loop_vars(const std::vector<Tensor> &before,

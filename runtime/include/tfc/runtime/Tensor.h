@@ -154,7 +154,7 @@ public:
   }
   ~Tensor() { reset(); }
 
-  // --- API.md: Values -------------------------------------------------------
+  // --- docs/api.md: Values --------------------------------------------------
   bool defined() const { return impl != nullptr; }
   DType dtype() const;
   const std::vector<int64_t> &shape() const;
