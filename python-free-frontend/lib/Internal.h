@@ -6,11 +6,13 @@
 #ifndef TFC_FRONTEND_LIB_INTERNAL_H
 #define TFC_FRONTEND_LIB_INTERNAL_H
 
+#include "tfc/frontend/Dispatch.h"
 #include "tfc/runtime/Tensor.h"
 
 #include "mlir/IR/Builders.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,8 +22,20 @@ namespace tfc::detail {
 std::string format_double(double value);
 /// "[0, 2]".
 std::string list_to_string(const std::vector<int64_t> &values);
-/// docs/api.md's shape spelling in loop-variable messages: "(1)", "(2, 3)", "()".
+/// The shape spelling of loop-variable messages (docs/api.md): "(1)",
+/// "(2, 3)", "()".
 std::string loop_shape_to_string(const std::vector<int64_t> &shape);
+
+/// Under a recording GradientTape, records each floating result of a call of
+/// the compiled function `function` as a node whose gradient throws
+/// (CompiledCallGradient.cpp): the tape cannot see inside compiled code, and
+/// a gradient through the call must not silently be zero. `variables` are
+/// the Variables the compiled code used and `values` their values before
+/// the call's writes.
+void record_compiled_call(
+    const std::string &function, const Tensor *const *args, size_t numArgs,
+    const std::vector<std::shared_ptr<VariableState>> &variables,
+    const std::vector<Tensor> &values, Tensor *results, size_t numResults);
 
 // --- tfc-autodiff ------------------------------------------------------------
 class TraceSession;

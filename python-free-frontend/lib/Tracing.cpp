@@ -1127,6 +1127,12 @@ void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
   for (const auto &var : fn.variables)
     inputs.push_back(&var->value);
   results.resize(sig.results.size());
+  // A tape records the call only after it succeeded, with the variables'
+  // values from before its writes.
+  std::vector<Tensor> readValues;
+  if (has_op_observers()) [[unlikely]]
+    for (const auto &var : fn.variables)
+      readValues.push_back(var->value);
   fn.module->callInto(sig, inputs.data(), inputs.size(), results.data(),
                       /*validated=*/true); // the cache key checked them
   // Commit variable writes only now that the call has succeeded.
@@ -1137,6 +1143,11 @@ void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
     fn.variables[varIndex]->value = std::move(out[fn.numUserResults + i]);
   }
   results.resize(fn.numUserResults);
+  if (has_op_observers()) [[unlikely]]
+    record_compiled_call(impl->options.name.empty() ? "fn" : impl->options.name,
+                         args.tensors.data(), args.tensors.size(),
+                         fn.variables, readValues, results.data(),
+                         fn.numUserResults);
 }
 
 int FunctionCore::tracing_count() const { return impl->tracingCount; }
