@@ -321,6 +321,16 @@ TEST(DLPack, CudaManagedMemory) {
   EXPECT_EQ(u.to_vector<float>(), (std::vector<float>{1, 2, 3}));
 }
 
+TEST(DLPack, UserGuideExample) {
+  // docs/user-guide.md, "Interop": a consumer that is tfc itself.
+  std::vector<float> pixels(4 * 5, 1.f);
+  Tensor img = from_blob(pixels.data(), {4, 5}, DType::Float32);
+  DLManagedTensor *m = to_dlpack(img);
+  Tensor back = from_dlpack(m);
+  EXPECT_EQ(back.raw_data(), pixels.data());
+  EXPECT_EQ(reduce_sum(back).item<float>(), 20.f);
+}
+
 #if !TFC_HAVE_TORCH
 TEST(DLPack, TorchRoundTrip) {
   GTEST_SKIP() << "libtorch (Debian: libtorch-dev) was not found when CMake "

@@ -237,4 +237,23 @@ TEST(FromBlob, Errors) {
   EXPECT_EQ(calls, 0);
 }
 
+TEST(FromBlob, UserGuideExample) {
+  // docs/user-guide.md, "Interop: from_blob and DLPack".
+  std::vector<float> pixels(480 * 640, 2.f);
+  Tensor img = from_blob(pixels.data(), {480, 640}, DType::Float32);
+  Tensor small = img * 0.5f;
+  EXPECT_EQ(img.raw_data(), pixels.data());
+  EXPECT_EQ(reduce_sum(small).item<float>(), 480.f * 640.f);
+  static int freed = 0;
+  {
+    float *buf = static_cast<float *>(std::malloc(6 * sizeof(float)));
+    Tensor owned = from_blob(buf, {2, 3}, DType::Float32, [](void *p) {
+      std::free(p);
+      ++freed;
+    });
+    EXPECT_EQ(owned.raw_data(), buf);
+  }
+  EXPECT_EQ(freed, 1);
+}
+
 } // namespace
