@@ -115,8 +115,8 @@ Tensor gather(const char *base, const std::vector<int64_t> &shape,
   std::vector<int64_t> index(rank, 0);
   int64_t offset = 0; // elements from base, by `strides`
   for (int64_t i = 0; i < numel; ++i) {
-    std::memcpy(dst + static_cast<size_t>(i) * elem, base + offset * int64_t(elem),
-                elem);
+    std::memcpy(dst + static_cast<size_t>(i) * elem,
+                base + offset * static_cast<int64_t>(elem), elem);
     for (size_t d = rank; d-- > 0;) {
       offset += strides[d];
       if (++index[d] < shape[d])

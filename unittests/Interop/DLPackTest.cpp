@@ -20,8 +20,8 @@ struct Producer {
   int deleted = 0;
 
   Producer(void *data, std::vector<int64_t> shapeIn, DLDataType dtype,
-           std::vector<int64_t> stridesIn = {},
-           DLDevice device = {kDLCPU, 0}, uint64_t byteOffset = 0)
+           std::vector<int64_t> stridesIn = {}, DLDevice device = {kDLCPU, 0},
+           uint64_t byteOffset = 0)
       : shape(std::move(shapeIn)), strides(std::move(stridesIn)) {
     DLTensor &t = managed.dl_tensor;
     t.data = data;
@@ -111,8 +111,8 @@ TEST(DLPack, ExportKeepsTheDataAliveUntilTheConsumersDeleter) {
 }
 
 TEST(DLPack, RoundTripSharesMemoryAndFreesOnce) {
-  for (DType dtype : {DType::Bool, DType::Int32, DType::Int64,
-                      DType::Float32, DType::Float64}) {
+  for (DType dtype : {DType::Bool, DType::Int32, DType::Int64, DType::Float32,
+                      DType::Float64}) {
     SCOPED_TRACE(std::string(to_string(dtype)));
     alignas(64) unsigned char buf[6 * 8] = {};
     for (int i = 0; i < 6; ++i) // bool wants 0/1; the rest any bit pattern
@@ -284,7 +284,8 @@ TEST(DLPack, ExportErrors) {
     to_dlpack(Tensor());
     ADD_FAILURE() << "no exception";
   } catch (const InvalidArgumentError &e) {
-    EXPECT_THAT(e.what(), HasSubstr("to_dlpack: operand is an undefined tensor"));
+    EXPECT_THAT(e.what(),
+                HasSubstr("to_dlpack: operand is an undefined tensor"));
   }
   // A symbolic tensor (inside a trace) has no memory to share.
   std::string message;

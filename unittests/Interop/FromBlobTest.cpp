@@ -127,8 +127,7 @@ TEST(FromBlob, EagerOpsReadItAndLeaveItUnchanged) {
   Tensor x = from_blob(a.data(), {2, 3}, DType::Float32);
   Tensor y = from_blob(b.data(), {3}, DType::Float32);
   Tensor s = x + y; // broadcasting add
-  EXPECT_EQ(s.to_vector<float>(),
-            (std::vector<float>{11, 22, 33, 14, 25, 36}));
+  EXPECT_EQ(s.to_vector<float>(), (std::vector<float>{11, 22, 33, 14, 25, 36}));
   EXPECT_NE(s.raw_data(), a.data());
   EXPECT_EQ(reduce_sum(x).item<float>(), 21.f);
   EXPECT_EQ(matmul(x, reshape(y, {3, 1})).to_vector<float>(),
@@ -152,16 +151,16 @@ TEST(FromBlob, FunctionCallReadsItInPlace) {
   std::vector<float> a = {1, 2, 3, 4};
   std::vector<float> b = {0.5f, 0.5f, 2, 2};
   int calls = 0;
-  auto f = function([](const Tensor &x, const Tensor &y) {
-    return matmul(x, y) + x;
-  });
+  auto f = function(
+      [](const Tensor &x, const Tensor &y) { return matmul(x, y) + x; });
   {
-    Tensor x = from_blob(a.data(), {2, 2}, DType::Float32,
-                         [&](void *) { ++calls; });
+    Tensor x =
+        from_blob(a.data(), {2, 2}, DType::Float32, [&](void *) { ++calls; });
     Tensor y = from_blob(b.data(), {2, 2}, DType::Float32);
     Tensor r = f(x, y);
     // [[1,2],[3,4]] @ [[.5,.5],[2,2]] = [[4.5,4.5],[9.5,9.5]]
-    EXPECT_EQ(r.to_vector<float>(), (std::vector<float>{5.5f, 6.5f, 12.5f, 13.5f}));
+    EXPECT_EQ(r.to_vector<float>(),
+              (std::vector<float>{5.5f, 6.5f, 12.5f, 13.5f}));
     // A second call with other memory of the same signature reuses the trace.
     std::vector<float> c = {0, 0, 0, 0};
     Tensor r2 = f(from_blob(c.data(), {2, 2}, DType::Float32), y);
@@ -207,11 +206,17 @@ TEST(FromBlob, Errors) {
   float buf[4] = {};
   int calls = 0;
   auto count = [&](void *) { ++calls; };
-  expectInvalid([&] { from_blob(nullptr, {2, 3}, DType::Float32, count); },
-                "from_blob: null data pointer for shape (2, 3) of dtype "
-                "float32 (6 elements)");
-  expectInvalid([&] { from_blob(buf, {2, -1}, DType::Float32, count); },
-                "from_blob: invalid shape (2, -1): dimensions must be >= 0");
+  expectInvalid(
+      [&] {
+        from_blob(nullptr, {2, 3}, DType::Float32, count);
+      },
+      "from_blob: null data pointer for shape (2, 3) of dtype "
+      "float32 (6 elements)");
+  expectInvalid(
+      [&] {
+        from_blob(buf, {2, -1}, DType::Float32, count);
+      },
+      "from_blob: invalid shape (2, -1): dimensions must be >= 0");
   expectInvalid(
       [&] {
         from_blob(buf, {int64_t(1) << 40, int64_t(1) << 40}, DType::Float32,

@@ -1,4 +1,4 @@
-//===- TorchDLPackTest.cpp - Round trips with libtorch ---------------------===//
+//===- TorchDLPackTest.cpp - Round trips with libtorch --------------------===//
 //
 // Built only when CMake finds libtorch (Debian: libtorch-dev).
 //

@@ -1,4 +1,4 @@
-//===- TorchSide.cpp - libtorch's half of TorchDLPackTest ------------------===//
+//===- TorchSide.cpp - libtorch's half of TorchDLPackTest ----------------===//
 #include "TorchSide.h"
 
 #include <ATen/DLConvertor.h>

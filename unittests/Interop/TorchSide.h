@@ -1,4 +1,4 @@
-//===- TorchSide.h - libtorch's half of TorchDLPackTest -----------*- C++ -*-===//
+//===- TorchSide.h - libtorch's half of TorchDLPackTest ---------*- C++ -*-===//
 //
 // libtorch's headers need C++17 and exceptions, tfc's C++20: TorchSide.cpp
 // is its own translation unit and talks to the test through plain types.
