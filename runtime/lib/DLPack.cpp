@@ -204,6 +204,10 @@ Tensor tfc::from_dlpack(DLManagedTensor *src) {
     }
   }
   if (!compact) {
+    if (device.is_cuda()) // the host reads managed memory: wait for kernels
+      if (std::string error = cuda::synchronize(); !error.empty())
+        throw RuntimeError("from_dlpack: reading a " + deviceName(dl.device) +
+                           " tensor failed: " + error);
     Tensor copy = gather(data, shape, dl.strides, dtype, numel);
     if (device.is_cuda())
       copy = copy.to(device);
