@@ -18,6 +18,7 @@
 // Values: Tensor, DType, errors, printing (runtime, MLIR-free).
 #include "tfc/runtime/DType.h"
 #include "tfc/runtime/Error.h"
+#include "tfc/runtime/Interop.h"
 #include "tfc/runtime/Print.h"
 #include "tfc/runtime/Tensor.h"
 

@@ -11,10 +11,13 @@
 #include "tfc/runtime/Tensor.h"
 
 #include "AllocatorInternal.h"
+#include "External.h"
 #include "Internal.h"
 #include "tfc/runtime/Allocator.h"
+#include "tfc/runtime/Interop.h"
 #include "tfc/runtime/Print.h"
 
+#include <cstdio>
 #include <new>
 #include <ostream>
 
@@ -180,6 +183,12 @@ void TensorImpl::release() {
 // Internal helpers
 //===----------------------------------------------------------------------===//
 
+static std::string hexAddress(uintptr_t addr) {
+  char buf[2 + 2 * sizeof(uintptr_t) + 1];
+  std::snprintf(buf, sizeof buf, "0x%jx", static_cast<uintmax_t>(addr));
+  return buf;
+}
+
 namespace tfc::detail {
 
 Tensor make_tensor(DType dtype, const int64_t *dims, size_t rank,
@@ -228,6 +237,37 @@ int64_t checked_numel(std::string_view op, const std::vector<int64_t> &shape,
       bytes > kMaxBytes)
     fail(op, "shape ", shape, " of dtype ", dtype, " is too large");
   return n;
+}
+
+int64_t check_external(std::string_view op, const void *ptr,
+                       const std::vector<int64_t> &shape, DType dtype) {
+  int64_t n = checked_numel(op, shape, dtype);
+  if (n > 0 && !ptr)
+    fail(op, "null data pointer for shape ", shape, " of dtype ", dtype, " (",
+         n, " elements)");
+  // Compiled code and the eager kernels load whole elements at their natural
+  // alignment (LLVM's vectorized loads keep it); nothing assumes the 64 bytes
+  // the runtime's own allocator gives.
+  size_t align = dtype_size(dtype);
+  if (auto addr = reinterpret_cast<uintptr_t>(ptr); addr % align)
+    fail(op, "data pointer ", hexAddress(addr), " of the ", dtype,
+         " tensor of shape ", shape, " is not aligned to ", align,
+         " bytes (the size of one element)");
+  return n;
+}
+
+Tensor wrap_external(void *ptr, std::vector<int64_t> shape, DType dtype,
+                     int64_t numel, Storage::Deleter deleter, void *ctx,
+                     Device device) {
+  size_t bytes = static_cast<size_t>(numel) * dtype_size(dtype);
+  Tensor t = TensorAccess::wrap(TensorImpl::create());
+  TensorImpl *impl = t.unsafe_impl();
+  impl->shape = std::move(shape);
+  impl->dtype = dtype;
+  impl->numel = numel;
+  impl->storage = Storage::adopt(ptr, bytes, deleter, ctx, device);
+  impl->data = ptr;
+  return t;
 }
 
 void fail_not_concrete(std::string_view op, const Tensor &t) {
@@ -398,6 +438,29 @@ void *Tensor::raw_data() const {
          " is a symbolic tensor (created while tracing); its value is only "
          "available at run time");
   return impl->data;
+}
+
+Tensor tfc::from_blob(void *ptr, std::vector<int64_t> shape, DType dtype,
+                      std::function<void(void *)> deleter) {
+  int64_t n = check_external("from_blob", ptr, shape, dtype);
+  if (!deleter)
+    return wrap_external(ptr, std::move(shape), dtype, n, nullptr, nullptr,
+                         Device::cpu());
+  // The std::function lives on the heap until the Storage's last release.
+  auto *owned = new std::function<void(void *)>(std::move(deleter));
+  try {
+    return wrap_external(
+        ptr, std::move(shape), dtype, n,
+        [](void *ctx, void *p, size_t) {
+          std::unique_ptr<std::function<void(void *)>> f(
+              static_cast<std::function<void(void *)> *>(ctx));
+          (*f)(p);
+        },
+        owned, Device::cpu());
+  } catch (...) { // std::bad_alloc: the caller still owns `ptr`
+    delete owned;
+    throw;
+  }
 }
 
 std::ostream &tfc::operator<<(std::ostream &os, const Tensor &t) {
