@@ -1,5 +1,4 @@
-//===- Version.cpp - tfc::version()
-//----------------------------------------===//
+//===- Version.cpp - tfc::version() ---------------------------------------===//
 #include "tfc/Version.h"
 
 // The library's own copy of the macro: a program compiled against other
