@@ -26,6 +26,11 @@ llvm_config.add_tool_substitutions(["tfc-opt", "tfc-run"], tool_dirs)
 config.substitutions.append(("%tfc_src_root", config.tfc_src_root))
 config.substitutions.append(("%tfc_obj_root", config.tfc_obj_root))
 config.substitutions.append(("%tfc_bin", os.path.join(config.tfc_obj_root, "bin")))
+config.substitutions.append(("%tfc_version", config.tfc_version))
+config.substitutions.append(("%tfc_soversion", config.tfc_soversion))
+# The C++ compiler tfc was built with, for tests that compile programs
+# against the build tree or an installed prefix (test/Examples).
+config.substitutions.append(("%cxx", config.cxx_compiler))
 
 if config.tfc_sanitize:
     config.available_features.add("asan")
@@ -66,6 +71,12 @@ if cuda_device_usable():
 else:
     lit_config.note("no CUDA driver with a device (libcuda.so.1): GPU "
                     "execution tests are UNSUPPORTED")
+# Installing and using tfc through pkg-config (scripts/setup.sh installs it).
+if shutil.which("pkg-config"):
+    config.available_features.add("pkg-config")
+else:
+    lit_config.note("pkg-config not found: the pkg-config install test is "
+                    "UNSUPPORTED")
 if not any(name == "%python" for name, _ in config.substitutions):
     config.substitutions.append(
         ("%python", shutil.which("python3") or "python3"))

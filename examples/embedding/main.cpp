@@ -1,5 +1,5 @@
 // A program embedding tfc: eager ops, a traced function with a Variable, and
-// the JIT embedding API on hand-written tfc IR.
+// the JIT embedding API and the interpreter on hand-written tfc IR.
 #include <tfc/tfc.h>
 
 #include <iostream>
@@ -21,17 +21,20 @@ int main() {
   std::cout << "steps " << step.value().item<int32_t>() << ", traces "
             << train_step.tracing_count() << "\n";
 
-  // The JIT embedding API.
-  auto module = jit::CompiledModule::from_source(R"mlir(
+  // The JIT embedding API, and the reference interpreter on the same IR.
+  const char *axpy = R"mlir(
     func.func @axpy(%a: tensor<f32>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
       %ab = tfc.broadcast_to %a : tensor<f32> to tensor<4xf32>
       %0 = tfc.mul %ab, %x : tensor<4xf32>
       %1 = tfc.add %0, %y : tensor<4xf32>
       return %1 : tensor<4xf32>
-    })mlir");
-  auto out = module.call(
-      "axpy", {constant(2.f), constant({1.f, 2.f, 3.f, 4.f}), ones({4})});
-  std::cout << out[0] << "\n";
+    })mlir";
+  std::vector<Tensor> args = {constant(2.f), constant({1.f, 2.f, 3.f, 4.f}),
+                              ones({4})};
+  auto module = jit::CompiledModule::from_source(axpy);
+  std::cout << module.call("axpy", args)[0] << "\n";
+  std::cout << "interpreted " << jit::interpret(axpy, "axpy", args)[0] << "\n";
+  std::cout << "tfc " << version() << "\n";
 
   // Errors are exceptions, never aborts.
   try {

@@ -15,6 +15,9 @@
 #ifndef TFC_TFC_H
 #define TFC_TFC_H
 
+// TFC_VERSION_* macros and tfc::version().
+#include "tfc/Version.h"
+
 // Values: Tensor, DType, errors, printing (runtime, MLIR-free).
 #include "tfc/runtime/DType.h"
 #include "tfc/runtime/Error.h"

@@ -15,6 +15,7 @@
 #include "tfc/InitAllDialects.h"
 #include "tfc/JIT/CompileCache.h"
 #include "tfc/Pipelines/Pipelines.h"
+#include "tfc/Version.h"
 #include "tfc/runtime/Allocator.h"
 #include "tfc/runtime/CompiledCalls.h"
 #include "tfc/runtime/Cuda.h"

@@ -21,6 +21,7 @@
 #include "tfc/Interpreter/Interpreter.h"
 #include "tfc/JIT/CompiledModule.h"
 #include "tfc/JIT/JIT.h"
+#include "tfc/Version.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Print.h"
 
@@ -210,6 +211,9 @@ int runMain() {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(toolCategory);
+  cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tfc version " << TFC_VERSION_STRING << "\n";
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "tfc-run: run a function of a tfc module with the interpreter or the "

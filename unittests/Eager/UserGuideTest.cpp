@@ -113,4 +113,16 @@ TEST(UserGuide, Errors) {
        "is created) (at "}));
 }
 
+// "Using tfc from an outside project": the version macros of the headers and
+// tfc::version() of the loaded library agree, and spell MAJOR.MINOR.PATCH.
+TEST(UserGuide, Version) {
+  static_assert(TFC_VERSION_MAJOR == 0 && TFC_VERSION_MINOR >= 1);
+  std::ostringstream out;
+  out << TFC_VERSION_STRING << " " << tfc::version();
+  std::string v = std::to_string(TFC_VERSION_MAJOR) + "." +
+                  std::to_string(TFC_VERSION_MINOR) + "." +
+                  std::to_string(TFC_VERSION_PATCH);
+  EXPECT_EQ(out.str(), v + " " + v);
+}
+
 } // namespace
