@@ -16,6 +16,7 @@
 #define TFC_TFC_H
 
 // Values: Tensor, DType, errors, printing (runtime, MLIR-free).
+#include "tfc/runtime/CudaInfo.h"
 #include "tfc/runtime/DType.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Print.h"
