@@ -10,10 +10,12 @@
 #include <tfc/tfc.h>
 
 #include TFC_OMP_TOOLS_H
+#include <omp.h>
 #include <cblas.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 #include <unistd.h>
@@ -101,6 +103,9 @@ Teams seen() {
 class Threading : public ::testing::Test {
 protected:
   void SetUp() override {
+    // libomp starts the tool when it initialises, on the first OpenMP call
+    // (tfc makes one at load time only without TFC_NUM_THREADS).
+    omp_get_max_threads();
     ASSERT_TRUE(gToolActive.load())
         << "libomp did not start the OMPT tool: team sizes are unobservable";
     saved = kernels::get_num_threads();
@@ -233,14 +238,19 @@ TEST_F(Threading, EnvironmentVariableSetsEveryPool) {
   setenv("TFC_NUM_THREADS", "1", 1);
   EXPECT_EXIT(
       {
-        bool ok = kernels::get_num_threads() == 1 &&
-                  openblas_get_num_threads() == 1;
+        int tfcThreads = kernels::get_num_threads();
+        int blasThreads = openblas_get_num_threads();
         auto f = affine();
         Tensor x = big();
         reset();
         Tensor y = f(x);
-        ok = ok && seen().regions >= 1 && seen().largest == 1 &&
-             y.to_vector<float>()[0] == 2.f;
+        Teams t = seen();
+        bool ok = tfcThreads == 1 && blasThreads == 1 && t.regions >= 1 &&
+                  t.largest == 1 && y.to_vector<float>()[0] == 2.f;
+        if (!ok)
+          std::fprintf(stderr,
+                       "tfc %d, OpenBLAS %d, regions %d, largest team %u\n",
+                       tfcThreads, blasThreads, t.regions, t.largest);
         std::exit(ok ? 0 : 1);
       },
       ::testing::ExitedWithCode(0), "");
