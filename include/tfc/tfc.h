@@ -19,6 +19,7 @@
 #include "tfc/Version.h"
 
 // Values: Tensor, DType, errors, printing (runtime, MLIR-free).
+#include "tfc/runtime/CudaInfo.h"
 #include "tfc/runtime/DType.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Interop.h"

@@ -6,7 +6,9 @@
 //    cheap to compile where LLVM would unroll small static loop nests);
 //  - tfc-linalg-to-loops: every other linalg op becomes loops, scf.parallel
 //    (later OpenMP) when its iteration space is big enough to pay for
-//    waking a second thread, versioned at run time when sizes are dynamic.
+//    waking a second thread, versioned at run time when sizes are dynamic;
+//  - tfc-openmp-num-threads: the OpenMP teams those loops become take their
+//    size from the runtime's thread setting at run time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,7 @@
 namespace mlir::tfc {
 #define GEN_PASS_DEF_TFCLINALGTOBLASPASS
 #define GEN_PASS_DEF_TFCLINALGTOLOOPSPASS
+#define GEN_PASS_DEF_TFCOPENMPNUMTHREADSPASS
 #include "tfc/Conversion/Passes.h.inc"
 } // namespace mlir::tfc
 
@@ -248,3 +251,48 @@ struct TfcLinalgToLoopsPass
 };
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// tfc-openmp-num-threads
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct TfcOpenMPNumThreadsPass
+    : public tfc::impl::TfcOpenMPNumThreadsPassBase<TfcOpenMPNumThreadsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<omp::ParallelOp> teams;
+    module.walk([&](omp::ParallelOp op) {
+      if (!op.getNumThreads())
+        teams.push_back(op);
+    });
+    if (teams.empty())
+      return;
+    constexpr StringLiteral name = "tfc_rt_num_threads";
+    OpBuilder b(module.getContext());
+    auto i32 = b.getI32Type();
+    auto fn = module.lookupSymbol<func::FuncOp>(name);
+    if (fn && fn.getFunctionType() != b.getFunctionType({}, {i32})) {
+      fn.emitError() << "'" << name
+                     << "' is reserved for the runtime's thread count (() -> "
+                        "i32), found "
+                     << fn.getFunctionType();
+      return signalPassFailure();
+    }
+    if (!fn) {
+      b.setInsertionPointToStart(module.getBody());
+      fn = func::FuncOp::create(b, module.getLoc(), name,
+                                b.getFunctionType({}, {i32}));
+      fn.setPrivate();
+    }
+    for (omp::ParallelOp op : teams) {
+      // Read per region, not once per function: a cached function follows
+      // later set_num_threads calls.
+      b.setInsertionPoint(op);
+      auto n = func::CallOp::create(b, op.getLoc(), fn);
+      op.getNumThreadsMutable().assign(n.getResult(0));
+    }
+  }
+};
+} // namespace
+

@@ -57,6 +57,8 @@ void tfc::buildLinalgToLLVMPipeline(OpPassManager &pm,
     // alloca inside, canonicalization inlines it (a scope must stay one
     // block, which scf-to-cf would break).
     pm.addPass(createCanonicalizerPass());
+    // Teams sized by kernels::set_num_threads at run time, on any thread.
+    pm.addPass(createTfcOpenMPNumThreadsPass());
   }
   if (options.approximateMath)
     pm.addPass(tfc::createTfcApproximateMathPass());

@@ -12,9 +12,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/runtime/Cuda.h"
+#include "tfc/runtime/CudaInfo.h"
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -75,6 +77,8 @@ struct Driver {
   CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
 
   CUcontext context = nullptr;
+  /// cuDeviceGetCount's answer once cuInit succeeded, else 0.
+  int deviceCount = 0;
   /// Empty when usable.
   std::string error;
 };
@@ -145,7 +149,10 @@ Driver &driver() {
       return d;
     }
     int count = 0;
-    if (CUresult r = d.cuDeviceGetCount(&count); r != kSuccess || count < 1) {
+    CUresult countResult = d.cuDeviceGetCount(&count);
+    if (countResult == kSuccess)
+      d.deviceCount = std::max(count, 0);
+    if (CUresult r = countResult; r != kSuccess || count < 1) {
       d.error = "the CUDA driver reports no device" +
                 (r != kSuccess ? ": " + describe(r) : std::string());
       return d;
@@ -463,6 +470,22 @@ const char *tfc_cuda_error_message() {
 //===----------------------------------------------------------------------===//
 
 const std::string &tfc::cuda::driverError() { return driver().error; }
+
+bool tfc::cuda::is_available() noexcept {
+  try {
+    return driver().error.empty();
+  } catch (...) { // Only bad_alloc building the driver's message.
+    return false;
+  }
+}
+
+int tfc::cuda::device_count() noexcept {
+  try {
+    return driver().deviceCount;
+  } catch (...) {
+    return 0;
+  }
+}
 
 void *tfc::cuda::allocManaged(size_t bytes, std::string &error) {
   error = makeCurrent();

@@ -1,8 +1,9 @@
 //===- Print.cpp - TensorFlow's repr with NumPy's array layout ------------===//
 //
 // A port of NumPy's array2string (numpy/core/arrayprint.py, legacy=False,
-// default options: precision 8, floatmode 'maxprec', threshold 1000,
-// edgeitems 3, linewidth 75) as used by TensorFlow's Tensor.__str__:
+// floatmode 'maxprec'; precision, threshold, edgeitems and linewidth from
+// set_print_options, NumPy's defaults 8, 1000, 3, 75) as used by
+// TensorFlow's Tensor.__str__:
 //
 //   tf.Tensor(<str(ndarray)>, shape=(...), dtype=...)
 //
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <string>
 
 using namespace tfc;
@@ -29,10 +31,17 @@ using namespace tfc::detail;
 
 namespace {
 
-constexpr int kPrecision = 8;
-constexpr int64_t kThreshold = 1000;
-constexpr int64_t kEdgeItems = 3;
-constexpr size_t kLineWidth = 75;
+/// Process-wide, as NumPy's: a format call works on a snapshot.
+std::mutex gOptionsMutex;
+PrintOptions gOptions;
+
+PrintOptions snapshot() {
+  std::lock_guard<std::mutex> lock(gOptionsMutex);
+  return gOptions;
+}
+
+/// Bounds the fixed-notation digits (toChars' buffer).
+constexpr int kMaxPrecision = 100;
 
 template <class T> std::string toChars(T x, std::chars_format f) {
   char buf[512];
@@ -53,13 +62,13 @@ void trimZeros(std::string &s) {
     s.pop_back();
 }
 
-/// Dragon4 positional, unique, fractional precision 8, trim '.':
-/// "1.5", "2.", "-0.", "0.33333334".
-template <class T> std::string positional(T x) {
+/// Dragon4 positional, unique, fractional precision `precision` (8:
+/// "1.5", "2.", "-0.", "0.33333334"), trim '.'.
+template <class T> std::string positional(T x, int precision) {
   std::string s = toChars(x, std::chars_format::fixed);
   size_t dot = s.find('.');
-  if (dot != std::string::npos && s.size() - dot - 1 > size_t(kPrecision)) {
-    s = toChars(x, std::chars_format::fixed, kPrecision);
+  if (dot != std::string::npos && s.size() - dot - 1 > size_t(precision)) {
+    s = toChars(x, std::chars_format::fixed, precision);
     trimZeros(s);
   }
   if (s.find('.') == std::string::npos)
@@ -71,13 +80,14 @@ struct SciParts {
   std::string intPart, frac, exp; ///< exp with its sign: "-05".
 };
 
-/// Dragon4 scientific, unique, precision 8, trim '.', split in parts.
-template <class T> SciParts scientific(T x) {
+/// Dragon4 scientific, unique, precision `precision`, trim '.', split in
+/// parts.
+template <class T> SciParts scientific(T x, int precision) {
   std::string s = toChars(x, std::chars_format::scientific);
   size_t e = s.find('e');
   size_t dot = s.find('.');
-  if (dot != std::string::npos && dot < e && e - dot - 1 > size_t(kPrecision)) {
-    s = toChars(x, std::chars_format::scientific, kPrecision);
+  if (dot != std::string::npos && dot < e && e - dot - 1 > size_t(precision)) {
+    s = toChars(x, std::chars_format::scientific, precision);
     e = s.find('e');
     std::string mant = s.substr(0, e);
     trimZeros(mant);
@@ -122,8 +132,10 @@ template <class T> struct FloatFormat {
   size_t padLeft = 0, padRight = 0;
   size_t precision = 0; ///< Scientific: fractional mantissa digits.
   size_t expSize = 0;
+  int maxDigits; ///< The precision option.
 
-  explicit FloatFormat(const std::vector<T> &data) {
+  FloatFormat(const std::vector<T> &data, const PrintOptions &options)
+      : maxDigits(options.precision) {
     bool anyFinite = false, anyNonFinite = false, negInf = false;
     T maxV = 0, minV = 0;
     bool haveNonZero = false;
@@ -145,7 +157,9 @@ template <class T> struct FloatFormat {
         minV = std::min(minV, a);
       }
     }
-    if (haveNonZero) {
+    if (options.sci_mode) {
+      expFormat = *options.sci_mode && anyFinite;
+    } else if (haveNonZero) {
       T ratio = maxV / minV; // In T, as NumPy (float32 may overflow to inf).
       expFormat = static_cast<double>(maxV) >= 1e8 ||
                   static_cast<double>(minV) < 0.0001 || ratio > T(1000);
@@ -157,7 +171,7 @@ template <class T> struct FloatFormat {
       for (T v : data) {
         if (!std::isfinite(v))
           continue;
-        SciParts p = scientific(v);
+        SciParts p = scientific(v, maxDigits);
         maxExp = std::max(maxExp, p.exp.size());
         precision = std::max(precision, p.frac.size());
         padLeft = std::max(padLeft, p.intPart.size());
@@ -168,7 +182,7 @@ template <class T> struct FloatFormat {
       for (T v : data) {
         if (!std::isfinite(v))
           continue;
-        std::string s = positional(v);
+        std::string s = positional(v, maxDigits);
         size_t dot = s.find('.');
         padLeft = std::max(padLeft, dot);
         padRight = std::max(padRight, s.size() - dot - 1);
@@ -192,7 +206,7 @@ template <class T> struct FloatFormat {
     }
     std::string out;
     if (expFormat) {
-      SciParts p = scientific(x);
+      SciParts p = scientific(x, maxDigits);
       out.append(padLeft > p.intPart.size() ? padLeft - p.intPart.size() : 0,
                  ' ');
       out += p.intPart;
@@ -207,7 +221,7 @@ template <class T> struct FloatFormat {
       out += digits;
       return out;
     }
-    std::string s = positional(x);
+    std::string s = positional(x, maxDigits);
     size_t dot = s.find('.');
     size_t fracLen = s.size() - dot - 1;
     out.append(padLeft > dot ? padLeft - dot : 0, ' ');
@@ -221,8 +235,10 @@ template <class T> struct FloatFormat {
 class Layout {
 public:
   Layout(const std::vector<int64_t> &shape, bool summarize,
+         const PrintOptions &options,
          std::function<std::string(int64_t)> element)
-      : shape(shape), summarize(summarize), element(std::move(element)) {
+      : shape(shape), summarize(summarize), edgeItems(options.edgeitems),
+        lineWidth(options.linewidth), element(std::move(element)) {
     strides.resize(shape.size());
     int64_t s = 1;
     for (size_t i = shape.size(); i-- > 0;) {
@@ -231,11 +247,16 @@ public:
     }
   }
 
-  std::string format() { return recurse(0, 0, " ", kLineWidth); }
+  std::string format() { return recurse(0, 0, " ", lineWidth); }
+
+  /// NumPy's `2 * edgeitems < len`, without overflow.
+  static bool cuts(bool summarize, int64_t edgeItems, int64_t len) {
+    return summarize && edgeItems < len && len - edgeItems > edgeItems;
+  }
 
   /// The flat offsets of the elements that will be shown.
   static void displayed(const std::vector<int64_t> &shape, bool summarize,
-                        std::vector<int64_t> &out) {
+                        int64_t edgeItems, std::vector<int64_t> &out) {
     std::vector<int64_t> strides(shape.size());
     int64_t s = 1;
     for (size_t i = shape.size(); i-- > 0;) {
@@ -248,10 +269,10 @@ public:
         return;
       }
       int64_t len = shape[axis];
-      bool cut = summarize && 2 * kEdgeItems < len;
+      bool cut = cuts(summarize, edgeItems, len);
       for (int64_t i = 0; i < len; ++i) {
-        if (cut && i == kEdgeItems)
-          i = len - kEdgeItems;
+        if (cut && i == edgeItems)
+          i = len - edgeItems;
         walk(axis + 1, off + i * strides[axis]);
       }
     };
@@ -260,9 +281,9 @@ public:
 
 private:
   static void extendLine(std::string &s, std::string &line,
-                         const std::string &word, size_t width,
+                         const std::string &word, int64_t width,
                          const std::string &nextLinePrefix) {
-    bool wrap = line.size() + word.size() > width;
+    bool wrap = int64_t(line.size() + word.size()) > width;
     if (line.size() <= nextLinePrefix.size())
       wrap = false; // Wrapping would not help.
     if (wrap) {
@@ -275,19 +296,19 @@ private:
   }
 
   std::string recurse(size_t axis, int64_t offset, const std::string &hanging,
-                      size_t currWidth) {
+                      int64_t currWidth) {
     size_t axesLeft = shape.size() - axis;
     if (axesLeft == 0)
       return element(offset);
     std::string nextHanging = hanging + ' ';
-    size_t nextWidth = currWidth - 1;
+    int64_t nextWidth = currWidth - 1;
     int64_t len = shape[axis], stride = strides[axis];
-    bool showSummary = summarize && 2 * kEdgeItems < len;
-    int64_t leading = showSummary ? kEdgeItems : 0;
-    int64_t trailing = showSummary ? kEdgeItems : len;
+    bool showSummary = cuts(summarize, edgeItems, len);
+    int64_t leading = showSummary ? edgeItems : 0;
+    int64_t trailing = showSummary ? edgeItems : len;
     std::string s;
     if (axesLeft == 1) {
-      size_t elemWidth = currWidth - 1; // room for "]"
+      int64_t elemWidth = currWidth - 1; // room for "]"
       std::string line = hanging;
       for (int64_t i = 0; i < leading; ++i) {
         extendLine(
@@ -337,15 +358,16 @@ private:
   const std::vector<int64_t> &shape;
   std::vector<int64_t> strides;
   bool summarize;
+  int64_t edgeItems, lineWidth;
   std::function<std::string(int64_t)> element;
 };
 
 template <class T>
 std::string formatArray(const T *data, const std::vector<int64_t> &shape,
-                        int64_t numel) {
-  bool summarize = numel > kThreshold;
+                        int64_t numel, const PrintOptions &options) {
+  bool summarize = numel > options.threshold;
   std::vector<int64_t> shown;
-  Layout::displayed(shape, summarize, shown);
+  Layout::displayed(shape, summarize, options.edgeitems, shown);
   std::function<std::string(int64_t)> element;
   if constexpr (std::is_same_v<T, uint8_t>) { // bool
     element = [data](int64_t i) -> std::string {
@@ -364,10 +386,10 @@ std::string formatArray(const T *data, const std::vector<int64_t> &shape,
     vals.reserve(shown.size());
     for (int64_t i : shown)
       vals.push_back(data[i]);
-    FloatFormat<T> fmt(vals);
+    FloatFormat<T> fmt(vals, options);
     element = [data, fmt](int64_t i) { return fmt(data[i]); };
   }
-  return Layout(shape, summarize, std::move(element)).format();
+  return Layout(shape, summarize, options, std::move(element)).format();
 }
 
 } // namespace
@@ -396,17 +418,18 @@ std::string tfc::format_data(const Tensor &t) {
   }
   if (n == 0)
     return "[]";
+  PrintOptions options = snapshot();
   switch (t.dtype()) {
   case DType::Bool:
-    return formatArray(static_cast<const uint8_t *>(raw), shape, n);
+    return formatArray(static_cast<const uint8_t *>(raw), shape, n, options);
   case DType::Int32:
-    return formatArray(static_cast<const int32_t *>(raw), shape, n);
+    return formatArray(static_cast<const int32_t *>(raw), shape, n, options);
   case DType::Int64:
-    return formatArray(static_cast<const int64_t *>(raw), shape, n);
+    return formatArray(static_cast<const int64_t *>(raw), shape, n, options);
   case DType::Float32:
-    return formatArray(static_cast<const float *>(raw), shape, n);
+    return formatArray(static_cast<const float *>(raw), shape, n, options);
   case DType::Float64:
-    return formatArray(static_cast<const double *>(raw), shape, n);
+    return formatArray(static_cast<const double *>(raw), shape, n, options);
   }
   return "<invalid dtype>";
 }
@@ -429,4 +452,31 @@ std::string tfc::format_tensor(const Tensor &t) {
   shape += dims.size() == 1 ? ",)" : ")";
   return concat_str("tfc.Tensor(", multiline ? "\n" : "", data,
                     ", shape=", shape, ", dtype=", t.dtype(), ')');
+}
+
+void tfc::set_print_options(const PrintOptions &options) {
+  auto check = [](bool ok, const char *name, int64_t got, const char *want) {
+    if (!ok)
+      fail("set_print_options", name, " must be ", want, ", got ", got);
+  };
+  check(options.precision >= 0 && options.precision <= kMaxPrecision,
+        "precision", options.precision, "in [0, 100]");
+  check(options.threshold >= 0, "threshold", options.threshold,
+        ">= 0 (no summary: std::numeric_limits<int64_t>::max())");
+  check(options.edgeitems >= 1, "edgeitems", options.edgeitems, ">= 1");
+  check(options.linewidth >= 1, "linewidth", options.linewidth, ">= 1");
+  std::lock_guard<std::mutex> lock(gOptionsMutex);
+  gOptions = options;
+}
+
+PrintOptions tfc::get_print_options() { return snapshot(); }
+
+tfc::PrintOptionsGuard::PrintOptionsGuard(const PrintOptions &options)
+    : saved_(get_print_options()) {
+  set_print_options(options);
+}
+
+tfc::PrintOptionsGuard::~PrintOptionsGuard() {
+  std::lock_guard<std::mutex> lock(gOptionsMutex);
+  gOptions = saved_;
 }

@@ -2,6 +2,7 @@
 
 #include "Internal.h"
 #include "Parallel.h"
+#include "tfc/runtime/CompiledCalls.h"
 #include "tfc/runtime/Kernels.h"
 
 #include <cblas.h>
@@ -21,8 +22,12 @@ namespace {
 
 int defaultThreads() {
   if (const char *s = std::getenv("TFC_NUM_THREADS"))
-    if (int n = std::atoi(s); n > 0)
+    if (int n = std::atoi(s); n > 0) {
+      // One setting for all three pools, as set_num_threads (OpenBLAS
+      // initialised itself when it was loaded, before this runs).
+      openblas_set_num_threads(n);
       return n;
+    }
   return std::max(1, omp_get_max_threads());
 }
 
@@ -47,6 +52,9 @@ int64_t parallel_threshold() {
   return detail::gParallelThreshold.load(std::memory_order_relaxed);
 }
 
+// Every OpenMP team tfc starts names its size (eager kernels: parallel_for;
+// compiled code: tfc-openmp-num-threads), so this needs no
+// omp_set_num_threads, which would reach the calling thread's teams only.
 void set_num_threads(int n) {
   if (n < 0)
     detail::fail("set_num_threads", "expected n >= 0 (0: all cores), got ", n);
@@ -60,4 +68,10 @@ int num_threads() {
   return detail::gNumThreads.load(std::memory_order_relaxed);
 }
 
+int get_num_threads() { return num_threads(); }
+
 } // namespace tfc::kernels
+
+extern "C" int32_t tfc_rt_num_threads() {
+  return tfc::detail::gNumThreads.load(std::memory_order_relaxed);
+}

@@ -9,7 +9,9 @@
 // RUN: tfc-opt %s --tfc-cpu-pipeline | FileCheck %s --check-prefix=IR
 
 // IR: llvm.call @_mlir_ciface_tfc_rt_gemm_f32
-// IR: omp.parallel
+// Teams sized by kernels::set_num_threads at run time.
+// IR: %[[N:.*]] = llvm.call @tfc_rt_num_threads() : () -> i32
+// IR-NEXT: omp.parallel num_threads(%[[N]] : i32)
 
 // CHECK: tfc.Tensor(
 // CHECK-NEXT: {{\[}} 512. 60902. 135990. 512. 60902. 135990. 512. 60902. 135990.

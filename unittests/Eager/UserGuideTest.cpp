@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "TestUtil.h"
 
+#include <limits>
 #include <sstream>
 
 using namespace tfc;
@@ -123,6 +124,39 @@ TEST(UserGuide, Version) {
                   std::to_string(TFC_VERSION_MINOR) + "." +
                   std::to_string(TFC_VERSION_PATCH);
   EXPECT_EQ(out.str(), v + " " + v);
+}
+
+TEST(UserGuide, ThreadsCudaPrintOptions) {
+  int saved = kernels::get_num_threads();
+  kernels::set_num_threads(1);
+  EXPECT_EQ(kernels::get_num_threads(), 1);
+  kernels::set_num_threads(0);
+  EXPECT_GE(kernels::get_num_threads(), 1);
+  kernels::set_num_threads(saved);
+
+  Device device = cuda::is_available() ? Device::cuda(0) : Device::cpu();
+  Tensor x = random_uniform({1024}, -1, 1, 1).to(device);
+  EXPECT_EQ(x.device(), device);
+  EXPECT_EQ(cuda::is_available(), cuda::device_count() > 0);
+
+  std::ostringstream out;
+  Tensor t = constant({1.0 / 3, 2.0 / 3});
+  set_print_options({.precision = 3});
+  out << t << "\n";
+  set_print_options({.threshold = 5, .edgeitems = 2});
+  out << range(0, 10) << "\n";
+  {
+    PrintOptionsGuard full({.threshold = std::numeric_limits<int64_t>::max()});
+    EXPECT_EQ(range(0, 2000).str().find("..."), std::string::npos);
+  }
+  EXPECT_NE(range(0, 2000).str().find("..."), std::string::npos);
+  set_print_options({});
+  out << t << "\n";
+  EXPECT_EQ(out.str(),
+            lines({"tfc.Tensor([0.333 0.667], shape=(2,), dtype=float64)",
+                   "tfc.Tensor([0 1 ... 8 9], shape=(10,), dtype=int64)",
+                   "tfc.Tensor([0.33333333 0.66666667], shape=(2,), "
+                   "dtype=float64)"}));
 }
 
 } // namespace

@@ -7,8 +7,11 @@
 
 #include "TestUtil.h"
 
+#include <atomic>
+#include <cctype>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 using namespace tfc;
 using namespace tfc::test;
@@ -147,6 +150,162 @@ TEST(Print, ShapeStrings) {
   EXPECT_EQ(shape_to_string({}), "()");
   EXPECT_EQ(shape_to_string({4}), "(4,)");
   EXPECT_EQ(shape_to_string({2, 3}), "(2, 3)");
+}
+
+//===----------------------------------------------------------------------===//
+// Print options (NumPy's np.set_printoptions). Expected strings are what
+// NumPy prints for the same values and options.
+//===----------------------------------------------------------------------===//
+
+/// Each test leaves the process-wide options as it found them.
+class PrintOptionsTest : public ::testing::Test {
+protected:
+  void TearDown() override { set_print_options(PrintOptions{}); }
+};
+
+TEST_F(PrintOptionsTest, DefaultsAreNumPys) {
+  PrintOptions o = get_print_options();
+  EXPECT_EQ(o.precision, 8);
+  EXPECT_EQ(o.threshold, 1000);
+  EXPECT_EQ(o.edgeitems, 3);
+  EXPECT_EQ(o.linewidth, 75);
+  EXPECT_FALSE(o.sci_mode.has_value());
+}
+
+TEST_F(PrintOptionsTest, Precision) {
+  set_print_options({.precision = 3});
+  EXPECT_EQ(get_print_options().precision, 3);
+  EXPECT_EQ(data(make<double>({1.0 / 3, 2.0 / 3}, {2})), "[0.333 0.667]");
+  EXPECT_EQ(data(make<float>({1.f / 3, 1.f}, {2})), "[0.333 1.   ]");
+  // Fewer digits when fewer are exact, as maxprec.
+  EXPECT_EQ(data(make<double>({0.5, 0.25}, {2})), "[0.5  0.25]");
+  EXPECT_EQ(data(make<double>({1.234567e-5, 1.0}, {2})),
+            "[1.235e-05 1.000e+00]");
+  set_print_options({.precision = 0});
+  EXPECT_EQ(data(make<double>({1.4, 2.6}, {2})), "[1. 3.]");
+  // 0-d tensors print like NumPy scalars: the options do not apply.
+  set_print_options({.precision = 3});
+  EXPECT_EQ(data(scalar(1.0 / 3)), "0.3333333333333333");
+}
+
+TEST_F(PrintOptionsTest, ThresholdAndEdgeItems) {
+  Tensor ten = k::range(0, 10, 1, DType::Int32);
+  set_print_options({.threshold = 5});
+  EXPECT_EQ(data(ten), "[0 1 2 ... 7 8 9]");
+  set_print_options({.threshold = 5, .edgeitems = 2});
+  EXPECT_EQ(data(ten), "[0 1 ... 8 9]");
+  set_print_options({.threshold = 10});
+  EXPECT_EQ(data(ten), "[0 1 2 3 4 5 6 7 8 9]"); // size > threshold only
+  set_print_options({.threshold = 5, .edgeitems = 5});
+  EXPECT_EQ(data(ten), "[0 1 2 3 4 5 6 7 8 9]"); // 2 * edgeitems >= size
+  set_print_options({.threshold = 10, .edgeitems = 1});
+  EXPECT_EQ(data(k::reshape(k::range(0, 36, 1, DType::Int64), {6, 6})),
+            "[[ 0 ...  5]\n ...\n [30 ... 35]]");
+  // Only the shown values set the width, as NumPy.
+  EXPECT_EQ(data(k::range(0, 1000, 1, DType::Int32)), "[  0 ... 999]");
+  set_print_options({.threshold = 5});
+  EXPECT_EQ(k::range(0, 10, 1, DType::Float32).str(),
+            "tfc.Tensor([0. 1. 2. ... 7. 8. 9.], shape=(10,), dtype=float32)");
+}
+
+TEST_F(PrintOptionsTest, HugeThresholdNeverSummarises) {
+  set_print_options({.threshold = std::numeric_limits<int64_t>::max()});
+  std::string s = data(k::range(0, 2000, 1, DType::Int64));
+  EXPECT_EQ(s.find("..."), std::string::npos);
+  EXPECT_EQ(s.substr(0, 10), "[   0    1");
+  EXPECT_EQ(s.substr(s.size() - 10), "1998 1999]");
+  // Every value is there: 2000 numbers.
+  size_t numbers = 0;
+  for (size_t i = 0; i < s.size(); ++i)
+    numbers += std::isdigit(static_cast<unsigned char>(s[i])) &&
+               (i + 1 == s.size() ||
+                !std::isdigit(static_cast<unsigned char>(s[i + 1])));
+  EXPECT_EQ(numbers, 2000u);
+}
+
+TEST_F(PrintOptionsTest, LineWidth) {
+  Tensor ten = k::range(0, 10, 1, DType::Int32);
+  set_print_options({.linewidth = 10});
+  EXPECT_EQ(data(ten), "[0 1 2 3\n 4 5 6 7\n 8 9]");
+  set_print_options({.linewidth = 1000});
+  EXPECT_EQ(data(k::range(0, 30, 1, DType::Float32)),
+            "[ 0.  1.  2.  3.  4.  5.  6.  7.  8.  9. 10. 11. 12. 13. 14. 15. "
+            "16. 17. 18. 19. 20. 21. 22. 23. 24. 25. 26. 27. 28. 29.]");
+  // Each nesting level takes one column: rows of 2-d data wrap earlier.
+  set_print_options({.linewidth = 13});
+  EXPECT_EQ(data(k::reshape(ten, {2, 5})), "[[0 1 2 3 4]\n [5 6 7 8 9]]");
+  set_print_options({.linewidth = 12});
+  EXPECT_EQ(data(k::reshape(ten, {2, 5})),
+            "[[0 1 2 3\n  4]\n [5 6 7 8\n  9]]");
+}
+
+TEST_F(PrintOptionsTest, SciMode) {
+  set_print_options({.sci_mode = true});
+  EXPECT_EQ(data(make<double>({1.5, 2.0}, {2})), "[1.5e+00 2.0e+00]");
+  EXPECT_EQ(data(make<float>({0.f, 250.f}, {2})), "[0.0e+00 2.5e+02]");
+  set_print_options({.sci_mode = false});
+  EXPECT_EQ(data(make<double>({1e-5, 1.0}, {2})), "[0.00001 1.     ]");
+  EXPECT_EQ(data(make<double>({1e10, 1.0}, {2})),
+            "[10000000000.           1.]");
+  // Below the precision: rounds to zero, as NumPy's suppress=True.
+  EXPECT_EQ(data(make<double>({1e-10, 1.0}, {2})), "[0. 1.]");
+  set_print_options({.precision = 2, .sci_mode = true});
+  EXPECT_EQ(data(make<double>({1.0 / 3, 1.0}, {2})), "[3.33e-01 1.00e+00]");
+}
+
+TEST_F(PrintOptionsTest, GuardRestores) {
+  Tensor t = make<double>({1.0 / 3}, {1});
+  {
+    PrintOptionsGuard g({.precision = 2});
+    EXPECT_EQ(data(t), "[0.33]");
+    {
+      PrintOptionsGuard inner({.precision = 4, .linewidth = 20});
+      EXPECT_EQ(data(t), "[0.3333]");
+    }
+    EXPECT_EQ(data(t), "[0.33]");
+    EXPECT_EQ(get_print_options().linewidth, 75);
+  }
+  EXPECT_EQ(data(t), "[0.33333333]");
+}
+
+TEST_F(PrintOptionsTest, BadValuesAreErrorsAndChangeNothing) {
+  set_print_options({.precision = 4});
+  auto expectRejected = [](PrintOptions o, const char *field) {
+    try {
+      set_print_options(o);
+      ADD_FAILURE() << "expected InvalidArgumentError for " << field;
+    } catch (const InvalidArgumentError &e) {
+      std::string msg = e.what();
+      EXPECT_NE(msg.find("set_print_options"), std::string::npos) << msg;
+      EXPECT_NE(msg.find(field), std::string::npos) << msg;
+    }
+  };
+  expectRejected({.precision = -1}, "precision");
+  expectRejected({.precision = 101}, "precision");
+  expectRejected({.threshold = -1}, "threshold");
+  expectRejected({.edgeitems = 0}, "edgeitems");
+  expectRejected({.linewidth = 0}, "linewidth");
+  EXPECT_EQ(get_print_options().precision, 4);
+  EXPECT_EQ(get_print_options().threshold, 1000);
+}
+
+TEST_F(PrintOptionsTest, ConcurrentSetAndPrint) {
+  // Process-wide options: a print racing with a change uses one set or the
+  // other, never a mix (each print takes a snapshot).
+  Tensor t = make<double>({1.0 / 3, 2.0 / 3}, {2});
+  std::atomic<bool> stop{false};
+  std::thread setter([&] {
+    for (int i = 0; i < 2000; ++i)
+      set_print_options({.precision = i % 2 ? 3 : 8});
+    stop = true;
+  });
+  int bad = 0;
+  while (!stop) {
+    std::string s = data(t);
+    bad += s != "[0.333 0.667]" && s != "[0.33333333 0.66666667]";
+  }
+  setter.join();
+  EXPECT_EQ(bad, 0);
 }
 
 } // namespace

@@ -107,4 +107,28 @@ def TfcLinalgToLoopsPass : Pass<"tfc-linalg-to-loops"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def TfcOpenMPNumThreadsPass : Pass<"tfc-openmp-num-threads", "ModuleOp"> {
+  let summary = "Size every OpenMP team by the runtime's thread setting";
+  let description = [{
+    Gives each `omp.parallel` without a `num_threads` clause one read at run
+    time from the runtime (`tfc_rt_num_threads()`, the value of
+    `tfc::kernels::set_num_threads` / `TFC_NUM_THREADS`). Without it libomp
+    sizes a team by the calling thread's own `nthreads-var` ICV, which
+    `omp_set_num_threads` sets for that thread only, so a process-wide
+    setting could not reach code run from other threads, and a compiled
+    (cached) function could not follow later changes. Runs after
+    `convert-scf-to-openmp`.
+
+    Example:
+    ```mlir
+    omp.parallel { ... }
+    // becomes
+    %n = call @tfc_rt_num_threads() : () -> i32
+    omp.parallel num_threads(%n : i32) { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::omp::OpenMPDialect"];
+}
+
 #endif // TFC_CONVERSION_PASSES_TD

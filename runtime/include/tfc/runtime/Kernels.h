@@ -119,8 +119,14 @@ Tensor one_hot(const Tensor &indices, int64_t depth, DType dtype);
 // --- Threading ----------------------------------------------------------------
 /// Elementwise kernels above this many elements split work across threads.
 int64_t parallel_threshold();
-void set_num_threads(int n); ///< 0: all cores.
+/// Threads for everything tfc runs in parallel, process-wide and from any
+/// thread: eager kernels, OpenBLAS and JIT-compiled parallel loops (read
+/// at each parallel region, so cached functions follow). 0: all cores;
+/// negative: InvalidArgumentError. Starts at TFC_NUM_THREADS when set
+/// (> 0), else OpenMP's default (OMP_NUM_THREADS or the core count).
+void set_num_threads(int n);
 int num_threads();
+int get_num_threads(); ///< Same as num_threads() (PyTorch's name).
 
 } // namespace tfc::kernels
 
