@@ -69,3 +69,15 @@ else:
 if not any(name == "%python" for name, _ in config.substitutions):
     config.substitutions.append(
         ("%python", shutil.which("python3") or "python3"))
+
+# python3 with NumPy: tests that cross-check .npy files with NumPy itself.
+import subprocess
+try:
+    if subprocess.run([shutil.which("python3") or "python3", "-c",
+                       "import numpy"], capture_output=True).returncode == 0:
+        config.available_features.add("numpy")
+    else:
+        lit_config.note("python3 has no NumPy: NumPy cross-checks are "
+                        "UNSUPPORTED")
+except OSError:
+    lit_config.note("no python3: NumPy cross-checks are UNSUPPORTED")

@@ -15,9 +15,10 @@
 #ifndef TFC_TFC_H
 #define TFC_TFC_H
 
-// Values: Tensor, DType, errors, printing (runtime, MLIR-free).
+// Values: Tensor, DType, errors, printing, .npy files (runtime, MLIR-free).
 #include "tfc/runtime/DType.h"
 #include "tfc/runtime/Error.h"
+#include "tfc/runtime/Npy.h"
 #include "tfc/runtime/Print.h"
 #include "tfc/runtime/Tensor.h"
 

@@ -30,8 +30,6 @@ using namespace tfc::detail;
 namespace {
 
 constexpr int kPrecision = 8;
-constexpr int64_t kThreshold = 1000;
-constexpr int64_t kEdgeItems = 3;
 constexpr size_t kLineWidth = 75;
 
 template <class T> std::string toChars(T x, std::chars_format f) {
@@ -220,9 +218,10 @@ template <class T> struct FloatFormat {
 /// The array layout of NumPy's _formatArray, over flat element offsets.
 class Layout {
 public:
-  Layout(const std::vector<int64_t> &shape, bool summarize,
+  Layout(const std::vector<int64_t> &shape, bool summarize, int64_t edgeItems,
          std::function<std::string(int64_t)> element)
-      : shape(shape), summarize(summarize), element(std::move(element)) {
+      : shape(shape), summarize(summarize), edgeItems(edgeItems),
+        element(std::move(element)) {
     strides.resize(shape.size());
     int64_t s = 1;
     for (size_t i = shape.size(); i-- > 0;) {
@@ -235,7 +234,7 @@ public:
 
   /// The flat offsets of the elements that will be shown.
   static void displayed(const std::vector<int64_t> &shape, bool summarize,
-                        std::vector<int64_t> &out) {
+                        int64_t edgeItems, std::vector<int64_t> &out) {
     std::vector<int64_t> strides(shape.size());
     int64_t s = 1;
     for (size_t i = shape.size(); i-- > 0;) {
@@ -248,10 +247,10 @@ public:
         return;
       }
       int64_t len = shape[axis];
-      bool cut = summarize && 2 * kEdgeItems < len;
+      bool cut = summarize && edgeItems < (len + 1) / 2;
       for (int64_t i = 0; i < len; ++i) {
-        if (cut && i == kEdgeItems)
-          i = len - kEdgeItems;
+        if (cut && i == edgeItems)
+          i = len - edgeItems;
         walk(axis + 1, off + i * strides[axis]);
       }
     };
@@ -282,9 +281,9 @@ private:
     std::string nextHanging = hanging + ' ';
     size_t nextWidth = currWidth - 1;
     int64_t len = shape[axis], stride = strides[axis];
-    bool showSummary = summarize && 2 * kEdgeItems < len;
-    int64_t leading = showSummary ? kEdgeItems : 0;
-    int64_t trailing = showSummary ? kEdgeItems : len;
+    bool showSummary = summarize && edgeItems < (len + 1) / 2;
+    int64_t leading = showSummary ? edgeItems : 0;
+    int64_t trailing = showSummary ? edgeItems : len;
     std::string s;
     if (axesLeft == 1) {
       size_t elemWidth = currWidth - 1; // room for "]"
@@ -337,15 +336,16 @@ private:
   const std::vector<int64_t> &shape;
   std::vector<int64_t> strides;
   bool summarize;
+  int64_t edgeItems;
   std::function<std::string(int64_t)> element;
 };
 
 template <class T>
 std::string formatArray(const T *data, const std::vector<int64_t> &shape,
-                        int64_t numel) {
-  bool summarize = numel > kThreshold;
+                        int64_t numel, const PrintOptions &options) {
+  bool summarize = numel > options.threshold;
   std::vector<int64_t> shown;
-  Layout::displayed(shape, summarize, shown);
+  Layout::displayed(shape, summarize, options.edge_items, shown);
   std::function<std::string(int64_t)> element;
   if constexpr (std::is_same_v<T, uint8_t>) { // bool
     element = [data](int64_t i) -> std::string {
@@ -367,12 +367,22 @@ std::string formatArray(const T *data, const std::vector<int64_t> &shape,
     FloatFormat<T> fmt(vals);
     element = [data, fmt](int64_t i) { return fmt(data[i]); };
   }
-  return Layout(shape, summarize, std::move(element)).format();
+  return Layout(shape, summarize, options.edge_items, std::move(element))
+      .format();
 }
 
 } // namespace
 
 std::string tfc::format_data(const Tensor &t) {
+  return format_data(t, PrintOptions());
+}
+
+std::string tfc::format_data(const Tensor &t, const PrintOptions &options) {
+  if (options.threshold < 0 || options.edge_items < 1)
+    throw InvalidArgumentError(concat_str(
+        "format_data: PrintOptions needs threshold >= 0 and edge_items >= 1, "
+        "got threshold ",
+        options.threshold, " and edge_items ", options.edge_items));
   if (!t.defined())
     return "<undefined>";
   if (t.is_symbolic())
@@ -398,24 +408,33 @@ std::string tfc::format_data(const Tensor &t) {
     return "[]";
   switch (t.dtype()) {
   case DType::Bool:
-    return formatArray(static_cast<const uint8_t *>(raw), shape, n);
+    return formatArray(static_cast<const uint8_t *>(raw), shape, n,
+                       options);
   case DType::Int32:
-    return formatArray(static_cast<const int32_t *>(raw), shape, n);
+    return formatArray(static_cast<const int32_t *>(raw), shape, n,
+                       options);
   case DType::Int64:
-    return formatArray(static_cast<const int64_t *>(raw), shape, n);
+    return formatArray(static_cast<const int64_t *>(raw), shape, n,
+                       options);
   case DType::Float32:
-    return formatArray(static_cast<const float *>(raw), shape, n);
+    return formatArray(static_cast<const float *>(raw), shape, n,
+                       options);
   case DType::Float64:
-    return formatArray(static_cast<const double *>(raw), shape, n);
+    return formatArray(static_cast<const double *>(raw), shape, n,
+                       options);
   }
   return "<invalid dtype>";
 }
 
 std::string tfc::format_tensor(const Tensor &t) {
+  return format_tensor(t, PrintOptions());
+}
+
+std::string tfc::format_tensor(const Tensor &t, const PrintOptions &options) {
   if (!t.defined())
     return "tfc.Tensor(<undefined>)";
   wait_for_device(t, "print");
-  std::string data = format_data(t);
+  std::string data = format_data(t, options);
   // TensorFlow's numpy_text puts multi-line data on its own lines.
   bool multiline = data.find('\n') != std::string::npos;
   // Dynamic dims (symbolic tensors) print as None, as TensorShape does.
