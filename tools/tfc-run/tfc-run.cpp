@@ -96,7 +96,7 @@ cl::opt<std::string> outputPath(
              "itself when the function has one result and no !tfc.var "
              "parameter, else result I to STEM.I.npy and the final value of "
              "!tfc.var parameter N to STEM.varN.npy, STEM being PATH less a "
-             "trailing .npy (default: none)"),
+             "trailing .npy (default: none; -o PATH for short)"),
     cl::value_desc("path"), cl::cat(toolCategory));
 cl::alias outputShort("o", cl::desc("Alias for --output"),
                       cl::aliasopt(outputPath), cl::cat(toolCategory));

@@ -7,7 +7,11 @@
 //===----------------------------------------------------------------------===//
 #include "TestUtil.h"
 
+#include <cstdio>
 #include <sstream>
+#include <string>
+
+#include <unistd.h>
 
 using namespace tfc;
 using namespace tfc::testing;
@@ -111,6 +115,23 @@ TEST(UserGuide, Errors) {
       {"assign: variable 'w' has shape (2,) and dtype float32, but the value "
        "has shape (3,) and dtype float32 (a variable's shape is fixed when it "
        "is created) (at "}));
+}
+
+// ".npy files", through libtfc.so's exports.
+TEST(UserGuide, NpyFiles) {
+  std::string path = ::testing::TempDir() + "tfc-user-guide-" +
+                     std::to_string(::getpid()) + "-w.npy";
+  Tensor w = constant({{1.f, 2.f}, {3.f, 4.f}});
+  save_npy(path, w);
+  Tensor back = load_npy(path);
+  EXPECT_EQ(back.str() + "\n",
+            lines({"tfc.Tensor(", "[[1. 2.]",
+                   " [3. 4.]], shape=(2, 2), dtype=float32)"}));
+  EXPECT_EQ(decode_npy(encode_npy(w)).str(), w.str());
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
+      [&] { load_npy(path + ".missing"); },
+      {"cannot open '", ".missing': No such file or directory"}));
+  std::remove(path.c_str());
 }
 
 } // namespace
