@@ -4,11 +4,11 @@
 // and numpy.load reads those back and compares. Needs python3 with NumPy.
 // REQUIRES: numpy
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python %S/Inputs/npy_numpy.py write %t
+// RUN: %numpy_python %S/Inputs/npy_numpy.py write %t
 // RUN: tfc-run %s --arg=%t/x0.npy --arg=%t/x1.npy --arg=%t/x2.npy --arg=%t/x3.npy --arg=%t/x4.npy --arg=%t/x5.npy --arg=%t/x6.npy -o %t/y > /dev/null
-// RUN: %python %S/Inputs/npy_numpy.py check %t | FileCheck %s
+// RUN: %numpy_python %S/Inputs/npy_numpy.py check %t | FileCheck %s
 // RUN: tfc-run %s --mode=jit --arg=%t/x0.npy --arg=%t/x1.npy --arg=%t/x2.npy --arg=%t/x3.npy --arg=%t/x4.npy --arg=%t/x5.npy --arg=%t/x6.npy -o %t/y > /dev/null
-// RUN: %python %S/Inputs/npy_numpy.py check %t | FileCheck %s
+// RUN: %numpy_python %S/Inputs/npy_numpy.py check %t | FileCheck %s
 // CHECK: numpy read all 7 files back
 //
 // RUN: not tfc-run %s --arg=%t/fortran.npy --arg=%t/x1.npy --arg=%t/x2.npy --arg=%t/x3.npy --arg=%t/x4.npy --arg=%t/x5.npy --arg=%t/x6.npy 2>&1 | FileCheck %s --check-prefix=FORTRAN
