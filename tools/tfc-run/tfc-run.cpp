@@ -274,18 +274,22 @@ int runMain() {
   if (repeatCount > 0) {
     // The first call above was the warm-up; tfc.print output of the timed
     // calls is dropped so stdout holds one run's output only.
-    set_runtime_print_sink([](std::string_view) {});
-    std::vector<double> seconds;
-    seconds.reserve(repeatCount);
-    for (unsigned i = 0; i < repeatCount; ++i) {
-      auto start = std::chrono::steady_clock::now();
-      Outcome outcome = callOnce();
-      seconds.push_back(std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - start)
-                            .count());
+    struct DropPrints {
+      DropPrints() { set_runtime_print_sink([](std::string_view) {}); }
+      ~DropPrints() { set_runtime_print_sink(nullptr); }
+    };
+    std::vector<double> sorted;
+    sorted.reserve(repeatCount);
+    {
+      DropPrints drop;
+      for (unsigned i = 0; i < repeatCount; ++i) {
+        auto start = std::chrono::steady_clock::now();
+        Outcome outcome = callOnce();
+        sorted.push_back(std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start)
+                             .count());
+      }
     }
-    set_runtime_print_sink(nullptr);
-    std::vector<double> sorted = seconds;
     std::sort(sorted.begin(), sorted.end());
     size_t n = sorted.size();
     double median = n % 2 ? sorted[n / 2]
