@@ -193,8 +193,8 @@ private:
 
   [[noreturn]] void malformed(const std::string &what) const {
     fail(name, "malformed header: " + what + " (at byte " +
-                   std::to_string(pos) + " of the header '" +
-                   printable(text) + "')");
+                   std::to_string(pos) + " of the header '" + printable(text) +
+                   "')");
   }
 
   void skipSpace() {
@@ -276,8 +276,8 @@ private:
         dim = dim * 10 + digit;
       }
       if (dims.size() == kMaxRank)
-        fail(name, "'shape' has more than " + std::to_string(kMaxRank) +
-                       " dims");
+        fail(name,
+             "'shape' has more than " + std::to_string(kMaxRank) + " dims");
       dims.push_back(dim);
       trailingComma = eat(',');
       if (!trailingComma) {
@@ -427,17 +427,16 @@ std::string_view dataFor(const Tensor &t, std::string &scratch) {
 
 Tensor tfc::decode_npy(std::string_view bytes, const std::string &name) {
   const auto *p = reinterpret_cast<const unsigned char *>(bytes.data());
-  Prefix prefix =
-      parsePrefix(p, std::min(bytes.size(), kMaxPrefix), name);
+  Prefix prefix = parsePrefix(p, std::min(bytes.size(), kMaxPrefix), name);
   if (prefix.headerLen > bytes.size() - prefix.headerStart)
     fail(name, "truncated header (it claims " +
                    std::to_string(prefix.headerLen) + " bytes; the file has " +
                    std::to_string(bytes.size() - prefix.headerStart) +
                    " after the prefix)");
   size_t dataStart = prefix.headerStart + prefix.headerLen;
-  Header h = HeaderParser(bytes.substr(prefix.headerStart, prefix.headerLen),
-                          name)
-                 .parse();
+  Header h =
+      HeaderParser(bytes.substr(prefix.headerStart, prefix.headerLen), name)
+          .parse();
   checkDataSize(h, bytes.size() - dataStart, name);
   Tensor t = Tensor::empty(h.dtype, h.shape);
   if (h.dataBytes)
@@ -528,8 +527,7 @@ void tfc::save_npy(const std::string &path, const Tensor &t) {
     ::close(f.fd);
     f.fd = -1;
     ::unlink(tmp.c_str());
-    throw InvalidArgumentError("save_npy: cannot write '" + path +
-                               "': " + why);
+    throw InvalidArgumentError("save_npy: cannot write '" + path + "': " + why);
   };
   for (std::string_view chunk : {std::string_view(header), data}) {
     while (!chunk.empty()) {
@@ -550,7 +548,6 @@ void tfc::save_npy(const std::string &path, const Tensor &t) {
   if (rc != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
     std::string why = errnoText();
     ::unlink(tmp.c_str());
-    throw InvalidArgumentError("save_npy: cannot write '" + path +
-                               "': " + why);
+    throw InvalidArgumentError("save_npy: cannot write '" + path + "': " + why);
   }
 }

@@ -408,20 +408,15 @@ std::string tfc::format_data(const Tensor &t, const PrintOptions &options) {
     return "[]";
   switch (t.dtype()) {
   case DType::Bool:
-    return formatArray(static_cast<const uint8_t *>(raw), shape, n,
-                       options);
+    return formatArray(static_cast<const uint8_t *>(raw), shape, n, options);
   case DType::Int32:
-    return formatArray(static_cast<const int32_t *>(raw), shape, n,
-                       options);
+    return formatArray(static_cast<const int32_t *>(raw), shape, n, options);
   case DType::Int64:
-    return formatArray(static_cast<const int64_t *>(raw), shape, n,
-                       options);
+    return formatArray(static_cast<const int64_t *>(raw), shape, n, options);
   case DType::Float32:
-    return formatArray(static_cast<const float *>(raw), shape, n,
-                       options);
+    return formatArray(static_cast<const float *>(raw), shape, n, options);
   case DType::Float64:
-    return formatArray(static_cast<const double *>(raw), shape, n,
-                       options);
+    return formatArray(static_cast<const double *>(raw), shape, n, options);
   }
   return "<invalid dtype>";
 }

@@ -65,14 +65,15 @@ cl::opt<Mode>
                                "op by op on the runtime kernels (reference)"),
                     clEnumValN(Mode::Jit, "jit", "JIT-compiled through LLVM")),
          cl::cat(toolCategory));
-cl::opt<Target> target(
-    "target", cl::desc("Where --mode=jit runs the function (default: cpu)"),
-    cl::init(Target::CPU),
-    cl::values(clEnumValN(Target::CPU, "cpu", "the host CPU"),
-               clEnumValN(Target::CUDA, "cuda",
-                          "an NVIDIA GPU through the CUDA driver "
-                          "(docs/gpu.md)")),
-    cl::cat(toolCategory));
+cl::opt<Target>
+    target("target",
+           cl::desc("Where --mode=jit runs the function (default: cpu)"),
+           cl::init(Target::CPU),
+           cl::values(clEnumValN(Target::CPU, "cpu", "the host CPU"),
+                      clEnumValN(Target::CUDA, "cuda",
+                                 "an NVIDIA GPU through the CUDA driver "
+                                 "(docs/gpu.md)")),
+           cl::cat(toolCategory));
 cl::opt<std::string>
     entryName("entry",
               cl::desc("The function to run (default: the first public one)"),
@@ -275,7 +276,9 @@ int runMain() {
     // The first call above was the warm-up; tfc.print output of the timed
     // calls is dropped so stdout holds one run's output only.
     struct DropPrints {
-      DropPrints() { set_runtime_print_sink([](std::string_view) {}); }
+      DropPrints() {
+        set_runtime_print_sink([](std::string_view) {});
+      }
       ~DropPrints() { set_runtime_print_sink(nullptr); }
     };
     std::vector<double> sorted;
@@ -292,22 +295,21 @@ int runMain() {
     }
     std::sort(sorted.begin(), sorted.end());
     size_t n = sorted.size();
-    double median = n % 2 ? sorted[n / 2]
-                          : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    double median =
+        n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / n;
-    std::string how = mode == Mode::Interpret
-                          ? std::string("interpret")
-                          : std::string("jit, ") +
-                                (target == Target::CUDA ? "cuda" : "cpu");
-    llvm::errs() << "tfc-run: @" << name << " (" << how << "): "
-                 << (mode == Mode::Interpret ? "setup " : "compile ")
+    std::string how =
+        mode == Mode::Interpret
+            ? std::string("interpret")
+            : std::string("jit, ") + (target == Target::CUDA ? "cuda" : "cpu");
+    llvm::errs() << "tfc-run: @" << name << " (" << how
+                 << "): " << (mode == Mode::Interpret ? "setup " : "compile ")
                  << llvm::format("%.3f", compileSeconds * 1e3) << " ms; "
                  << static_cast<unsigned>(repeatCount)
                  << " timed calls after 1 warm-up: min "
-                 << llvm::format("%.3f", sorted.front() * 1e6)
-                 << " us, median " << llvm::format("%.3f", median * 1e6)
-                 << " us, mean " << llvm::format("%.3f", mean * 1e6)
-                 << " us per call\n";
+                 << llvm::format("%.3f", sorted.front() * 1e6) << " us, median "
+                 << llvm::format("%.3f", median * 1e6) << " us, mean "
+                 << llvm::format("%.3f", mean * 1e6) << " us per call\n";
   }
   return 0;
 }

@@ -69,8 +69,8 @@ std::string readBytes(const std::string &path) {
 
 /// A .npy file with `dict` as its header (padded to 64 bytes with a final
 /// '\n' when `pad`), then `data`.
-std::string npy(const std::string &dict, const std::string &data,
-                int major = 1, bool pad = true) {
+std::string npy(const std::string &dict, const std::string &data, int major = 1,
+                bool pad = true) {
   std::string header = dict;
   size_t prefix = major == 1 ? 10 : 12;
   if (pad) {
@@ -164,8 +164,8 @@ const DType kDTypes[] = {DType::Bool, DType::Int32, DType::Int64,
 TEST(Npy, RoundTripEveryDTypeAndRank) {
   TempDir dir;
   const std::vector<std::vector<int64_t>> shapes = {
-      {}, {5}, {2, 3}, {2, 1, 3}, {2, 3, 1, 2}, // ranks 0..4
-      {0}, {2, 0}, {0, 3, 0}, {1, 1, 1, 0}};    // empty
+      {},  {5},    {2, 3},    {2, 1, 3},   {2, 3, 1, 2}, // ranks 0..4
+      {0}, {2, 0}, {0, 3, 0}, {1, 1, 1, 0}};             // empty
   for (DType dtype : kDTypes) {
     for (const auto &shape : shapes) {
       SCOPED_TRACE(std::string(to_string(dtype)) + " " +
@@ -198,8 +198,8 @@ TEST(Npy, BytesAsNumPyWritesThem) {
   std::string dict =
       "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
   std::string header = dict + std::string(118 - 1 - dict.size(), ' ') + "\n";
-  std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) +
-                         header + std::string(24, '\0');
+  std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) + header +
+                         std::string(24, '\0');
   Tensor zeros = Tensor::empty(DType::Float32, {2, 3});
   std::memset(zeros.raw_data(), 0, zeros.nbytes());
   EXPECT_EQ(encode_npy(zeros), expected);
@@ -215,11 +215,10 @@ TEST(Npy, BytesAsNumPyWritesThem) {
 TEST(Npy, AcceptedVariants) {
   std::string data = raw(std::vector<float>{1.5f, -2.f});
   // Double quotes, keys in another order, no trailing comma, no padding.
-  expectEq<float>(
-      decode_npy(npy("{\"shape\": (2,), \"fortran_order\": False, "
-                     "\"descr\": \"<f4\"}",
-                     data, 1, false)),
-      {2}, {1.5f, -2.f});
+  expectEq<float>(decode_npy(npy("{\"shape\": (2,), \"fortran_order\": False, "
+                                 "\"descr\": \"<f4\"}",
+                                 data, 1, false)),
+                  {2}, {1.5f, -2.f});
   // Header versions 2.0 and 3.0 (4-byte header length).
   expectEq<float>(decode_npy(npy(dictFor("<f4", "(2,)"), data, 2)), {2},
                   {1.5f, -2.f});
@@ -241,8 +240,9 @@ TEST(Npy, AcceptedVariants) {
   std::string bef8 = {'\x40', '\x19', '\0', '\0', '\0', '\0', '\0', '\0'};
   expectEq<double>(decode_npy(npy(dictFor(">f8", "()"), bef8)), {}, {6.25});
   // Bool bytes other than 0 and 1 read as true.
-  expectEq<bool>(decode_npy(npy(dictFor("|b1", "(3,)"), std::string("\x02\x00\x01", 3))),
-                 {3}, {true, false, true});
+  expectEq<bool>(
+      decode_npy(npy(dictFor("|b1", "(3,)"), std::string("\x02\x00\x01", 3))),
+      {3}, {true, false, true});
   // Spaces inside the tuple; a 0-size shape whose non-zero dims are large.
   expectEq<int32_t>(decode_npy(npy(dictFor("<i4", "( 0 , 4000000000 )"), "")),
                     {0, 4000000000}, {});
@@ -281,25 +281,33 @@ TEST(Npy, HostileFiles) {
 
   // The dict's syntax.
   expectRejected(dir, npy("hello", ""), "malformed header: expected '{'");
-  expectRejected(dir, npy("{'descr': '<f4', 'fortran_order': False, "
-                          "'shape': (2,)",
-                          f32x2),
+  expectRejected(dir,
+                 npy("{'descr': '<f4', 'fortran_order': False, "
+                     "'shape': (2,)",
+                     f32x2),
                  "malformed header: expected ',' or '}'");
-  expectRejected(dir, npy("{'descr: '<f4', 'fortran_order': False, "
-                          "'shape': (2,), }",
-                          f32x2),
+  expectRejected(dir,
+                 npy("{'descr: '<f4', 'fortran_order': False, "
+                     "'shape': (2,), }",
+                     f32x2),
                  "malformed header");
-  expectRejected(dir, npy("{'descr' '<f4', 'fortran_order': False, "
-                          "'shape': (2,), }",
-                          f32x2),
+  expectRejected(dir,
+                 npy("{'descr' '<f4', 'fortran_order': False, "
+                     "'shape': (2,), }",
+                     f32x2),
                  "malformed header: expected ':' after 'descr'");
   expectRejected(dir, npy(dictFor("<f4", "(2,)") + " x", f32x2),
                  "malformed header: text after the closing '}'");
-  expectRejected(dir, npy("{'descr': '<f\\x34', 'fortran_order': False, "
-                          "'shape': (2,), }",
-                          f32x2),
+  expectRejected(dir,
+                 npy("{'descr': '<f\\x34', 'fortran_order': False, "
+                     "'shape': (2,), }",
+                     f32x2),
                  "unsupported character in a string");
-  expectRejected(dir, npy(dictFor("<f\xe9" "4", "(2,)"), f32x2),
+  expectRejected(dir,
+                 npy(dictFor("<f\xe9"
+                             "4",
+                             "(2,)"),
+                     f32x2),
                  "unsupported character in a string");
   expectRejected(dir, npy(std::string("{'descr': '<f4'\0, ", 18), f32x2),
                  "malformed header");
@@ -307,13 +315,15 @@ TEST(Npy, HostileFiles) {
                  "the header has no 'fortran_order' entry");
   expectRejected(dir, npy("{'descr': '<f4', 'fortran_order': False}", f32x2),
                  "the header has no 'shape' entry");
-  expectRejected(dir, npy("{'descr': '<f4', 'fortran_order': False, "
-                          "'shape': (2,), 'extra': 1}",
-                          f32x2),
+  expectRejected(dir,
+                 npy("{'descr': '<f4', 'fortran_order': False, "
+                     "'shape': (2,), 'extra': 1}",
+                     f32x2),
                  "unexpected key 'extra'");
-  expectRejected(dir, npy("{'descr': '<f4', 'descr': '<f4', 'fortran_order': "
-                          "False, 'shape': (2,)}",
-                          f32x2),
+  expectRejected(dir,
+                 npy("{'descr': '<f4', 'descr': '<f4', 'fortran_order': "
+                     "False, 'shape': (2,)}",
+                     f32x2),
                  "the header has 'descr' twice");
   expectRejected(dir, npy(dictFor("<f4", "(2,)", "1"), f32x2),
                  "'fortran_order' is not True or False");
@@ -327,9 +337,10 @@ TEST(Npy, HostileFiles) {
                  "unsupported dtype '<f2'");
   expectRejected(dir, npy(dictFor("<U3", "(2,)"), f32x2),
                  "unsupported dtype '<U3'");
-  expectRejected(dir, npy("{'descr': [('a', '<f4')], 'fortran_order': False, "
-                          "'shape': (2,), }",
-                          f32x2),
+  expectRejected(dir,
+                 npy("{'descr': [('a', '<f4')], 'fortran_order': False, "
+                     "'shape': (2,), }",
+                     f32x2),
                  "structured dtypes");
   expectRejected(dir, npy(dictFor("<f4", "(-2,)"), f32x2),
                  "'shape' has a negative dim");
