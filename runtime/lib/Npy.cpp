@@ -45,6 +45,9 @@ namespace {
 constexpr size_t kMaxRank = 64;
 /// Prefix bytes before the header: magic (6), version (2), length (2 or 4).
 constexpr size_t kMaxPrefix = 12;
+/// NumPy's headers are under 200 bytes (a 64-dim shape needs ~1.5 KB);
+/// anything near this is damage, not a header worth allocating for.
+constexpr uint64_t kMaxHeader = 1 << 20;
 
 [[noreturn]] void fail(const std::string &name, const std::string &why) {
   throw InvalidArgumentError("cannot read '" + name + "' as .npy: " + why);
@@ -71,6 +74,20 @@ Prefix parsePrefix(const unsigned char *p, size_t n, const std::string &name) {
   for (size_t i = out.headerStart; i-- > 8;)
     out.headerLen = (out.headerLen << 8) | p[i];
   return out;
+}
+
+/// The header fits in a file of `size` bytes and is of a sane length.
+void checkHeaderLen(const Prefix &prefix, uint64_t size,
+                    const std::string &name) {
+  if (prefix.headerLen > size - prefix.headerStart)
+    fail(name, "truncated header (it claims " +
+                   std::to_string(prefix.headerLen) + " bytes; the file has " +
+                   std::to_string(size - prefix.headerStart) +
+                   " after the prefix)");
+  if (prefix.headerLen > kMaxHeader)
+    fail(name, "the header of " + std::to_string(prefix.headerLen) +
+                   " bytes is too long (at most " + std::to_string(kMaxHeader) +
+                   ")");
 }
 
 /// What the header says about the data.
@@ -428,11 +445,7 @@ std::string_view dataFor(const Tensor &t, std::string &scratch) {
 Tensor tfc::decode_npy(std::string_view bytes, const std::string &name) {
   const auto *p = reinterpret_cast<const unsigned char *>(bytes.data());
   Prefix prefix = parsePrefix(p, std::min(bytes.size(), kMaxPrefix), name);
-  if (prefix.headerLen > bytes.size() - prefix.headerStart)
-    fail(name, "truncated header (it claims " +
-                   std::to_string(prefix.headerLen) + " bytes; the file has " +
-                   std::to_string(bytes.size() - prefix.headerStart) +
-                   " after the prefix)");
+  checkHeaderLen(prefix, bytes.size(), name);
   size_t dataStart = prefix.headerStart + prefix.headerLen;
   Header h =
       HeaderParser(bytes.substr(prefix.headerStart, prefix.headerLen), name)
@@ -477,11 +490,7 @@ Tensor tfc::load_npy(const std::string &path) {
   unsigned char prefixBytes[kMaxPrefix];
   size_t got = readFully(f.fd, prefixBytes, kMaxPrefix, path);
   Prefix prefix = parsePrefix(prefixBytes, got, path);
-  if (prefix.headerLen > size - prefix.headerStart)
-    fail(path, "truncated header (it claims " +
-                   std::to_string(prefix.headerLen) + " bytes; the file has " +
-                   std::to_string(size - prefix.headerStart) +
-                   " after the prefix)");
+  checkHeaderLen(prefix, size, path);
   std::string header(prefix.headerLen, '\0');
   if (::lseek(f.fd, static_cast<off_t>(prefix.headerStart), SEEK_SET) < 0)
     throw InvalidArgumentError("cannot read '" + path + "': " + errnoText());

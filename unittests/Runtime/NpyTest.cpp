@@ -278,6 +278,10 @@ TEST(Npy, HostileFiles) {
   v2[8] = v2[9] = v2[10] = v2[11] = '\xff';
   expectRejected(dir, v2, "truncated header (it claims 4294967295 bytes");
   expectRejected(dir, good.substr(0, 40), "truncated header");
+  // A header that fits in the file but is absurdly long (version 2.0).
+  expectRejected(
+      dir, npy(dictFor("<f4", "(2,)") + std::string(1 << 20, ' '), f32x2, 2),
+      "the header of 1048692 bytes is too long (at most 1048576)");
 
   // The dict's syntax.
   expectRejected(dir, npy("hello", ""), "malformed header: expected '{'");
