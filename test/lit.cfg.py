@@ -80,3 +80,29 @@ else:
 if not any(name == "%python" for name, _ in config.substitutions):
     config.substitutions.append(
         ("%python", shutil.which("python3") or "python3"))
+
+# A python3 with NumPy (PATH's, else the system's): tests that cross-check
+# .npy files with NumPy itself run it as %numpy_python.
+import subprocess
+
+
+def python_with_numpy():
+    for candidate in (shutil.which("python3"), "/usr/bin/python3"):
+        if not candidate or not os.path.isfile(candidate):
+            continue
+        try:
+            if subprocess.run([candidate, "-c", "import numpy"],
+                              capture_output=True).returncode == 0:
+                return candidate
+        except OSError:
+            pass
+    return None
+
+
+numpy_python = python_with_numpy()
+if numpy_python:
+    config.available_features.add("numpy")
+    config.substitutions.append(("%numpy_python", numpy_python))
+else:
+    lit_config.note("no python3 with NumPy: NumPy cross-checks are "
+                    "UNSUPPORTED")

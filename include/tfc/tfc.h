@@ -18,11 +18,13 @@
 // TFC_VERSION_* macros and tfc::version().
 #include "tfc/Version.h"
 
-// Values: Tensor, DType, errors, printing (runtime, MLIR-free).
+// Values: Tensor, DType, errors, printing, .npy files, wrapping memory,
+// CUDA availability (runtime, MLIR-free).
 #include "tfc/runtime/CudaInfo.h"
 #include "tfc/runtime/DType.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Interop.h"
+#include "tfc/runtime/Npy.h"
 #include "tfc/runtime/Print.h"
 #include "tfc/runtime/Tensor.h"
 

@@ -43,6 +43,20 @@ PrintOptions snapshot() {
 /// Bounds the fixed-notation digits (toChars' buffer).
 constexpr int kMaxPrecision = 100;
 
+/// InvalidArgumentError naming `op` for an out-of-range field.
+void checkOptions(const char *op, const PrintOptions &options) {
+  auto check = [op](bool ok, const char *name, int64_t got, const char *want) {
+    if (!ok)
+      fail(op, ": ", name, " must be ", want, ", got ", got);
+  };
+  check(options.precision >= 0 && options.precision <= kMaxPrecision,
+        "precision", options.precision, "in [0, 100]");
+  check(options.threshold >= 0, "threshold", options.threshold,
+        ">= 0 (no summary: std::numeric_limits<int64_t>::max())");
+  check(options.edgeitems >= 1, "edgeitems", options.edgeitems, ">= 1");
+  check(options.linewidth >= 1, "linewidth", options.linewidth, ">= 1");
+}
+
 template <class T> std::string toChars(T x, std::chars_format f) {
   char buf[512];
   auto r = std::to_chars(buf, buf + sizeof(buf), x, f);
@@ -395,6 +409,11 @@ std::string formatArray(const T *data, const std::vector<int64_t> &shape,
 } // namespace
 
 std::string tfc::format_data(const Tensor &t) {
+  return format_data(t, snapshot());
+}
+
+std::string tfc::format_data(const Tensor &t, const PrintOptions &options) {
+  checkOptions("format_data", options);
   if (!t.defined())
     return "<undefined>";
   if (t.is_symbolic())
@@ -418,7 +437,6 @@ std::string tfc::format_data(const Tensor &t) {
   }
   if (n == 0)
     return "[]";
-  PrintOptions options = snapshot();
   switch (t.dtype()) {
   case DType::Bool:
     return formatArray(static_cast<const uint8_t *>(raw), shape, n, options);
@@ -435,10 +453,14 @@ std::string tfc::format_data(const Tensor &t) {
 }
 
 std::string tfc::format_tensor(const Tensor &t) {
+  return format_tensor(t, snapshot());
+}
+
+std::string tfc::format_tensor(const Tensor &t, const PrintOptions &options) {
   if (!t.defined())
     return "tfc.Tensor(<undefined>)";
   wait_for_device(t, "print");
-  std::string data = format_data(t);
+  std::string data = format_data(t, options);
   // TensorFlow's numpy_text puts multi-line data on its own lines.
   bool multiline = data.find('\n') != std::string::npos;
   // Dynamic dims (symbolic tensors) print as None, as TensorShape does.
@@ -455,16 +477,7 @@ std::string tfc::format_tensor(const Tensor &t) {
 }
 
 void tfc::set_print_options(const PrintOptions &options) {
-  auto check = [](bool ok, const char *name, int64_t got, const char *want) {
-    if (!ok)
-      fail("set_print_options", name, " must be ", want, ", got ", got);
-  };
-  check(options.precision >= 0 && options.precision <= kMaxPrecision,
-        "precision", options.precision, "in [0, 100]");
-  check(options.threshold >= 0, "threshold", options.threshold,
-        ">= 0 (no summary: std::numeric_limits<int64_t>::max())");
-  check(options.edgeitems >= 1, "edgeitems", options.edgeitems, ">= 1");
-  check(options.linewidth >= 1, "linewidth", options.linewidth, ">= 1");
+  checkOptions("set_print_options", options);
   std::lock_guard<std::mutex> lock(gOptionsMutex);
   gOptions = options;
 }

@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorLiteral.h"
-#include "NpyReader.h"
 
 #include "tfc/runtime/Error.h"
+#include "tfc/runtime/Npy.h"
 
 #include <cctype>
 #include <cerrno>
@@ -210,6 +210,6 @@ Tensor tfc::run::parseTensorLiteral(std::string_view text) {
 
 Tensor tfc::run::parseTensorArgument(std::string_view text) {
   if (endsWith(text, ".npy"))
-    return readNpy(std::string(text));
+    return load_npy(std::string(text));
   return parseTensorLiteral(text);
 }

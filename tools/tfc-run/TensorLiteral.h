@@ -24,7 +24,7 @@ namespace tfc::run {
 /// ragged rows, a value that does not fit the dtype, a missing dtype, ...
 Tensor parseTensorLiteral(std::string_view text);
 
-/// A `.npy` path (ends in ".npy") is read with readNpy, anything else is
+/// A `.npy` path (ends in ".npy") is read with tfc::load_npy, anything else is
 /// parsed with parseTensorLiteral.
 Tensor parseTensorArgument(std::string_view text);
 

@@ -4,17 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   tfc-run FILE.mlir --mode=interpret|jit [--target=cpu|cuda] [--entry=NAME]
-//           [--arg=LITERAL]... [--var=LITERAL]...
+//   tfc-run FILE.mlir [--mode=interpret|jit] [--target=cpu|cuda]
+//           [--entry=NAME] [--arg=LITERAL]... [--var=LITERAL]...
+//           [--output=PATH] [--print-full] [--repeat=N]
 //
 // Runs one function either with the reference interpreter or JIT-compiled,
 // prints each result on its own line (`tfc.Tensor(..., shape=..., dtype=...)`)
-// and then, for each `!tfc.var` parameter N, `var N: <final value>`. Any
-// error is printed on stderr and the exit code is 1.
+// and then, for each `!tfc.var` parameter N, `var N: <final value>`;
+// --output also writes them as .npy files, --repeat times further calls on
+// stderr. Any error is printed on stderr and the exit code is 1.
 //
 //===----------------------------------------------------------------------===//
 
-#include "NpyReader.h"
 #include "TensorLiteral.h"
 
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
@@ -23,17 +24,26 @@
 #include "tfc/JIT/JIT.h"
 #include "tfc/Version.h"
 #include "tfc/runtime/Error.h"
+#include "tfc/runtime/Npy.h"
 #include "tfc/runtime/Print.h"
+#include "tfc/runtime/PrintSink.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <iterator>
+#include <limits>
+#include <memory>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -50,19 +60,21 @@ cl::OptionCategory toolCategory("tfc-run options");
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input .mlir file>"),
                                cl::Required, cl::cat(toolCategory));
 cl::opt<Mode>
-    mode("mode", cl::desc("How to run the function"), cl::init(Mode::Interpret),
+    mode("mode", cl::desc("How to run the function (default: interpret)"),
+         cl::init(Mode::Interpret),
          cl::values(clEnumValN(Mode::Interpret, "interpret",
                                "op by op on the runtime kernels (reference)"),
                     clEnumValN(Mode::Jit, "jit", "JIT-compiled through LLVM")),
          cl::cat(toolCategory));
-cl::opt<Target> target(
-    "target", cl::desc("Where --mode=jit runs the function"),
-    cl::init(Target::CPU),
-    cl::values(clEnumValN(Target::CPU, "cpu", "the host CPU"),
-               clEnumValN(Target::CUDA, "cuda",
-                          "an NVIDIA GPU through the CUDA driver "
-                          "(docs/gpu.md)")),
-    cl::cat(toolCategory));
+cl::opt<Target>
+    target("target",
+           cl::desc("Where --mode=jit runs the function (default: cpu)"),
+           cl::init(Target::CPU),
+           cl::values(clEnumValN(Target::CPU, "cpu", "the host CPU"),
+                      clEnumValN(Target::CUDA, "cuda",
+                                 "an NVIDIA GPU through the CUDA driver "
+                                 "(docs/gpu.md)")),
+           cl::cat(toolCategory));
 cl::opt<std::string>
     entryName("entry",
               cl::desc("The function to run (default: the first public one)"),
@@ -77,8 +89,30 @@ cl::list<std::string> argValues(
 cl::list<std::string> varValues(
     "var",
     cl::desc("Initial value of a !tfc.var parameter, in parameter order; "
-             "when given, --arg fills the tensor parameters only"),
+             "when given, --arg fills the tensor parameters only (default: "
+             "none, the variables come from --arg)"),
     cl::value_desc("literal"), cl::cat(toolCategory));
+cl::opt<std::string> outputPath(
+    "output",
+    cl::desc("Also write the results and variables as .npy files: PATH "
+             "itself when the function has one result and no !tfc.var "
+             "parameter, else result I to STEM.I.npy and the final value of "
+             "!tfc.var parameter N to STEM.varN.npy, STEM being PATH less a "
+             "trailing .npy (default: none; -o PATH for short)"),
+    cl::value_desc("path"), cl::cat(toolCategory));
+cl::alias outputShort("o", cl::desc("Alias for --output"),
+                      cl::aliasopt(outputPath), cl::cat(toolCategory));
+cl::opt<bool> printFull(
+    "print-full",
+    cl::desc("Print every element (default: off, tensors of more than 1000 "
+             "elements are summarised with ..., as NumPy does)"),
+    cl::init(false), cl::cat(toolCategory));
+cl::opt<unsigned> repeatCount(
+    "repeat",
+    cl::desc("After the first (warm-up) call, time N more calls and print "
+             "min/median/mean per call on stderr; the printed results are "
+             "the first call's (default: 0, no timing)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(toolCategory));
 
 std::string typeToString(mlir::Type type) {
   std::string text;
@@ -170,39 +204,114 @@ int runMain() {
                          : argTensors[nextArg++]);
   }
 
-  std::vector<Tensor> results;
-  std::vector<std::pair<unsigned, Tensor>> variables;
+  // One call: the results, then each !tfc.var parameter's final value.
+  using Outcome =
+      std::pair<std::vector<Tensor>, std::vector<std::pair<unsigned, Tensor>>>;
+  std::function<Outcome()> callOnce;
+  std::unique_ptr<interpreter::Interpreter> interp;
+  std::unique_ptr<jit::CompiledModule> compiled;
+  auto compileStart = std::chrono::steady_clock::now();
   if (mode == Mode::Interpret) {
-    interpreter::Interpreter interp(*module);
-    interpreter::RunResult run = interp.runWithInitialValues(name, args);
-    results = std::move(run.results);
-    variables = std::move(run.variables);
+    interp = std::make_unique<interpreter::Interpreter>(*module);
+    callOnce = [&] {
+      interpreter::RunResult run = interp->runWithInitialValues(name, args);
+      return Outcome(std::move(run.results), std::move(run.variables));
+    };
   } else {
     // The JIT promotes !tfc.var parameters to values: written variables'
     // final values follow the results, in tfc.written_vars order.
     jit::CompileOptions options;
     options.target = target;
-    jit::CompiledModule compiled =
-        jit::CompiledModule::from_file(inputPath, options);
-    results = compiled.call(name, args);
-    const jit::FunctionSignature *sig = compiled.impl()->lookup(name);
-    size_t numUser = results.size() - (sig ? sig->writtenVars.size() : 0);
-    for (unsigned param : varParams) {
-      Tensor final = args[param];
-      for (size_t w = 0; sig && w < sig->writtenVars.size(); ++w)
-        if (sig->writtenVars[w] == static_cast<int64_t>(param))
-          final = results[numUser + w];
-      variables.emplace_back(param, final);
-    }
-    results.resize(numUser);
+    compiled = std::make_unique<jit::CompiledModule>(
+        jit::CompiledModule::from_file(inputPath, options));
+    callOnce = [&] {
+      std::vector<Tensor> results = compiled->call(name, args);
+      const jit::FunctionSignature *sig = compiled->impl()->lookup(name);
+      size_t numUser = results.size() - (sig ? sig->writtenVars.size() : 0);
+      std::vector<std::pair<unsigned, Tensor>> variables;
+      for (unsigned param : varParams) {
+        Tensor final = args[param];
+        for (size_t w = 0; sig && w < sig->writtenVars.size(); ++w)
+          if (sig->writtenVars[w] == static_cast<int64_t>(param))
+            final = results[numUser + w];
+        variables.emplace_back(param, final);
+      }
+      results.resize(numUser);
+      return Outcome(std::move(results), std::move(variables));
+    };
   }
+  double compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - compileStart)
+                              .count();
+  auto [results, variables] = callOnce();
 
   // std::cout shares stdout (and its order) with tfc.print's default sink.
+  PrintOptions printOptions;
+  if (printFull)
+    printOptions.threshold = std::numeric_limits<int64_t>::max();
   for (const Tensor &t : results)
-    std::cout << format_tensor(t) << '\n';
+    std::cout << format_tensor(t, printOptions) << '\n';
   for (const auto &[index, value] : variables)
-    std::cout << "var " << index << ": " << format_tensor(value) << '\n';
+    std::cout << "var " << index << ": " << format_tensor(value, printOptions)
+              << '\n';
   std::cout.flush();
+
+  if (!outputPath.empty()) {
+    // Named from the signature, not from what one call returned, so a
+    // script sees the same files for every call of a function.
+    size_t numResults = entry.getFunctionType().getNumResults();
+    std::string stem = outputPath;
+    if (stem.size() > 4 && stem.ends_with(".npy"))
+      stem.resize(stem.size() - 4);
+    if (numResults == 1 && varParams.empty()) {
+      save_npy(outputPath, results[0]);
+    } else {
+      for (size_t i = 0; i < results.size(); ++i)
+        save_npy(stem + "." + std::to_string(i) + ".npy", results[i]);
+      for (const auto &[index, value] : variables)
+        save_npy(stem + ".var" + std::to_string(index) + ".npy", value);
+    }
+  }
+
+  if (repeatCount > 0) {
+    // The first call above was the warm-up; tfc.print output of the timed
+    // calls is dropped so stdout holds one run's output only.
+    struct DropPrints {
+      DropPrints() {
+        set_runtime_print_sink([](std::string_view) {});
+      }
+      ~DropPrints() { set_runtime_print_sink(nullptr); }
+    };
+    std::vector<double> sorted;
+    sorted.reserve(repeatCount);
+    {
+      DropPrints drop;
+      for (unsigned i = 0; i < repeatCount; ++i) {
+        auto start = std::chrono::steady_clock::now();
+        Outcome outcome = callOnce();
+        sorted.push_back(std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start)
+                             .count());
+      }
+    }
+    std::sort(sorted.begin(), sorted.end());
+    size_t n = sorted.size();
+    double median =
+        n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / n;
+    std::string how =
+        mode == Mode::Interpret
+            ? std::string("interpret")
+            : std::string("jit, ") + (target == Target::CUDA ? "cuda" : "cpu");
+    llvm::errs() << "tfc-run: @" << name << " (" << how
+                 << "): " << (mode == Mode::Interpret ? "setup " : "compile ")
+                 << llvm::format("%.3f", compileSeconds * 1e3) << " ms; "
+                 << static_cast<unsigned>(repeatCount)
+                 << " timed calls after 1 warm-up: min "
+                 << llvm::format("%.3f", sorted.front() * 1e6) << " us, median "
+                 << llvm::format("%.3f", median * 1e6) << " us, mean "
+                 << llvm::format("%.3f", mean * 1e6) << " us per call\n";
+  }
   return 0;
 }
 
@@ -220,8 +329,8 @@ int main(int argc, char **argv) {
       "JIT\n\n"
       "Prints each result on its own line (tfc.Tensor(..., shape=..., "
       "dtype=...)),\nthen `var N: <final value>` for each !tfc.var parameter "
-      "N. "
-      "Errors go to\nstderr and the exit code is 1.\n");
+      "N. Timings (--repeat)\nand errors go to stderr; on an error the exit "
+      "code is 1.\n");
   try {
     return runMain();
   } catch (const Error &e) {

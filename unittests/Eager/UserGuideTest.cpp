@@ -7,8 +7,12 @@
 //===----------------------------------------------------------------------===//
 #include "TestUtil.h"
 
+#include <cstdio>
 #include <limits>
 #include <sstream>
+#include <string>
+
+#include <unistd.h>
 
 using namespace tfc;
 using namespace tfc::testing;
@@ -157,6 +161,23 @@ TEST(UserGuide, ThreadsCudaPrintOptions) {
                    "tfc.Tensor([0 1 ... 8 9], shape=(10,), dtype=int64)",
                    "tfc.Tensor([0.33333333 0.66666667], shape=(2,), "
                    "dtype=float64)"}));
+}
+
+// ".npy files", through libtfc.so's exports.
+TEST(UserGuide, NpyFiles) {
+  std::string path = ::testing::TempDir() + "tfc-user-guide-" +
+                     std::to_string(::getpid()) + "-w.npy";
+  Tensor w = constant({{1.f, 2.f}, {3.f, 4.f}});
+  save_npy(path, w);
+  Tensor back = load_npy(path);
+  EXPECT_EQ(back.str() + "\n",
+            lines({"tfc.Tensor(", "[[1. 2.]",
+                   " [3. 4.]], shape=(2, 2), dtype=float32)"}));
+  EXPECT_EQ(decode_npy(encode_npy(w)).str(), w.str());
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
+      [&] { load_npy(path + ".missing"); },
+      {"cannot open '", ".missing': No such file or directory"}));
+  std::remove(path.c_str());
 }
 
 } // namespace

@@ -135,6 +135,41 @@ TEST(Print, Summarized) {
   EXPECT_EQ(data(make<double>(v, {2000})), "[1. 1. 1. ... 1. 1. 1.]");
 }
 
+TEST(Print, Options) {
+  Tensor big = k::range(0, 2000, 1, DType::Int64);
+  // The defaults are the plain overloads' output.
+  EXPECT_EQ(format_data(big, PrintOptions()), format_data(big));
+  EXPECT_EQ(format_tensor(big, PrintOptions()), format_tensor(big));
+  // No summarisation: every element, in order, and no "...".
+  PrintOptions full;
+  full.threshold = std::numeric_limits<int64_t>::max();
+  std::string all = format_data(big, full);
+  EXPECT_EQ(all.find("..."), std::string::npos);
+  std::istringstream words(all.substr(1, all.size() - 2));
+  int64_t expect = 0, word;
+  while (words >> word)
+    EXPECT_EQ(word, expect++);
+  EXPECT_EQ(expect, 2000);
+  // NumPy's threshold and edgeitems.
+  PrintOptions small;
+  small.threshold = 5;
+  small.edgeitems = 2;
+  EXPECT_EQ(format_data(k::range(0, 6, 1, DType::Int32), small),
+            "[0 1 ... 4 5]");
+  EXPECT_EQ(format_data(k::range(0, 5, 1, DType::Int32), small),
+            "[0 1 2 3 4]");
+  // A dim of at most 2 * edgeitems is shown whole even when summarising.
+  EXPECT_EQ(format_data(k::reshape(k::range(0, 8, 1, DType::Int32), {2, 4}),
+                        small),
+            "[[0 1 2 3]\n [4 5 6 7]]");
+  PrintOptions bad;
+  bad.edgeitems = 0;
+  EXPECT_THROW(format_data(big, bad), InvalidArgumentError);
+  bad = PrintOptions();
+  bad.threshold = -1;
+  EXPECT_THROW(format_tensor(big, bad), InvalidArgumentError);
+}
+
 struct FakeSymbolic : SymbolicValue {
   std::string describe() const override { return "traced tfc.add"; }
 };

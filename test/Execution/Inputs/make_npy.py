@@ -30,8 +30,9 @@ npy('i64_3.npy', '<i8', (3,), struct.pack('<3q', -1, 0, 9000000000), version=2)
 npy('b1_3.npy', '|b1', (3,), bytes([1, 0, 1]))
 npy('f64_scalar.npy', '<f8', (), struct.pack('<d', 2.5))
 npy('i32_empty.npy', '<i4', (0,), b'')
-# Inputs tfc-run must reject with a clear message.
+# Big-endian data, converted on reading.
 npy('big_endian.npy', '>f4', (2,), struct.pack('>2f', 1, 2))
+# Inputs tfc-run must reject with a clear message.
 npy('fortran.npy', '<f4', (2, 2), struct.pack('<4f', 1, 2, 3, 4), fortran=True)
 npy('truncated.npy', '<f4', (2, 3), struct.pack('<6f', 1, 2, 3, 4, 5, 6), trunc=4)
 npy('uint16.npy', '<u2', (2,), struct.pack('<2H', 1, 2))

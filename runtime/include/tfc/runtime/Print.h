@@ -56,6 +56,10 @@ private:
 std::string format_data(const Tensor &t);
 /// Full repr: tfc.Tensor(<data>, shape=(2, 2), dtype=float32).
 std::string format_tensor(const Tensor &t);
+/// The same with `options` instead of the process-wide ones (the same
+/// checks as set_print_options).
+std::string format_data(const Tensor &t, const PrintOptions &options);
+std::string format_tensor(const Tensor &t, const PrintOptions &options);
 } // namespace tfc
 
 #endif // TFC_RUNTIME_PRINT_H
