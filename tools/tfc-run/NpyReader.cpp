@@ -14,6 +14,7 @@
 
 #include "NpyReader.h"
 
+#include "tfc/JIT/SourceLimits.h"
 #include "tfc/runtime/Error.h"
 
 #include <bit>
@@ -209,12 +210,5 @@ Tensor tfc::run::decodeNpy(std::string_view bytes, const std::string &name) {
 }
 
 Tensor tfc::run::readNpy(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    throw InvalidArgumentError("cannot open '" + path + "'");
-  std::string bytes((std::istreambuf_iterator<char>(f)),
-                    std::istreambuf_iterator<char>());
-  if (f.bad())
-    throw InvalidArgumentError("cannot read '" + path + "'");
-  return decodeNpy(bytes, path);
+  return decodeNpy(jit::readSourceFile(path, "npy"), path);
 }

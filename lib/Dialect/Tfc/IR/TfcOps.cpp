@@ -960,10 +960,12 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                             "begin ",
                             begin[d], " and size ", size[d], " in dim #", d);
     int64_t dim = type->getDimSize(d);
-    if (!ShapedType::isDynamic(dim) && begin[d] + size[d] > dim)
-      return emitInferError(location, name, "slice [", begin[d], ", ",
-                            begin[d] + size[d], ") is out of bounds of dim #",
-                            d, " of ", *type);
+    // begin + size may overflow: compare with what is left of the dim.
+    if (!ShapedType::isDynamic(dim) &&
+        (begin[d] > dim || size[d] > dim - begin[d]))
+      return emitInferError(location, name, "slice of size ", size[d],
+                            " at ", begin[d], " is out of bounds of dim #", d,
+                            " of ", *type);
   }
   inferred.push_back(type->clone(size));
   return success();
