@@ -1285,6 +1285,25 @@ void IfOp::getCanonicalizationPatterns(RewritePatternSet &results,
 // WhileOp
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// See WhileOp::getEffects.
+struct LoopTerminationResource
+    : public SideEffects::Resource::Base<LoopTerminationResource> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LoopTerminationResource)
+  StringRef getName() final { return "tfc.loop-termination"; }
+};
+} // namespace
+
+void WhileOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // A loop that never ends must not become a loop that returns: this write
+  // keeps a side-effect-free tfc.while from being erased as trivially dead.
+  // (RecursiveMemoryEffects adds the effects of the regions.)
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       LoopTerminationResource::get());
+}
+
 ConditionOp WhileOp::getConditionOp() {
   return getTerminatorOf<ConditionOp>(getBefore());
 }
