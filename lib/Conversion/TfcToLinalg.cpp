@@ -1204,7 +1204,8 @@ struct WhileLowering : public OpConversionPattern<WhileOp> {
       auto marker = LLVM::InlineAsmOp::create(
           rewriter, op.getLoc(), TypeRange(), ValueRange(), "", "",
           /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+          ArrayAttr());
       (void)marker;
     }
     rewriter.replaceOp(op, whileOp.getResults());

@@ -18,7 +18,7 @@
 
 using namespace tfc;
 
-std::string jit::checkSourceNesting(std::string_view text,
+std::string tfc::jit::checkSourceNesting(std::string_view text,
                                     std::string_view bufferName,
                                     unsigned limit) {
   // The open brackets, innermost last. A closer pops up to its opener, so an
@@ -80,7 +80,7 @@ std::string jit::checkSourceNesting(std::string_view text,
 }
 
 mlir::OwningOpRef<mlir::ModuleOp>
-jit::parseSourceGuarded(llvm::SourceMgr &sm, mlir::MLIRContext *ctx) {
+tfc::jit::parseSourceGuarded(llvm::SourceMgr &sm, mlir::MLIRContext *ctx) {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   // The parser runs no code that throws; the thread only lends it a stack.
   llvm::thread parser(64u << 20, [&] {
@@ -90,7 +90,7 @@ jit::parseSourceGuarded(llvm::SourceMgr &sm, mlir::MLIRContext *ctx) {
   return module;
 }
 
-std::string jit::readSourceFile(const std::string &path,
+std::string tfc::jit::readSourceFile(const std::string &path,
                                 std::string_view what) {
   auto fail = [&](const std::string &why) -> InvalidArgumentError {
     return InvalidArgumentError(std::string(what) + ": cannot read '" + path +
