@@ -24,27 +24,32 @@ int main(int argc, char **argv) {
   mlir::tfc::registerTfcAutodiffPasses();
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "tfc optimizer driver\n", registry);
+  // --show-dialects, --list-passes and the like read no input.
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
-  // --show-dialects, --list-passes and the like need no input.
-  if (config.shouldShowDialects() || config.shouldListPasses())
+  bool readsInput = !config.shouldShowDialects() && !config.shouldListPasses();
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file;
+  if (readsInput) {
+    file = mlir::openInputFile(inputFilename, &error);
+    if (!file) {
+      llvm::errs() << error << "\n";
+      return 1;
+    }
+    std::string deep = tfc::jit::checkSourceNesting(
+        file->getBuffer(), file->getBufferIdentifier());
+    if (!deep.empty()) {
+      llvm::errs() << deep << "\n";
+      return 1;
+    }
+  }
+  // A file is read again by MlirOptMain, which does everything mlir-opt does.
+  if (!readsInput || inputFilename != "-")
     return mlir::asMainReturnCode(mlir::MlirOptMain(
         argc, argv, inputFilename, outputFilename, registry));
 
+  // stdin can be read only once: run on the buffer.
   llvm::InitLLVM init(argc, argv);
-  // Read the input once (it may be stdin), check it, then run on the buffer.
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      mlir::openInputFile(inputFilename, &error);
-  if (!file) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
-  std::string deep = tfc::jit::checkSourceNesting(
-      file->getBuffer(), file->getBufferIdentifier());
-  if (!deep.empty()) {
-    llvm::errs() << deep << "\n";
-    return 1;
-  }
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &error);
   if (!output) {
