@@ -14,6 +14,7 @@
 #include "llvm/Support/thread.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 using namespace tfc;
@@ -83,7 +84,7 @@ mlir::OwningOpRef<mlir::ModuleOp>
 tfc::jit::parseSourceGuarded(llvm::SourceMgr &sm, mlir::MLIRContext *ctx) {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   // The parser runs no code that throws; the thread only lends it a stack.
-  llvm::thread parser(64u << 20, [&] {
+  llvm::thread parser(std::optional<unsigned>(64u << 20), [&] {
     module = mlir::parseSourceFile<mlir::ModuleOp>(sm, ctx);
   });
   parser.join();
