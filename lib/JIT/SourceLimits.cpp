@@ -94,8 +94,8 @@ tfc::jit::parseSourceGuarded(llvm::SourceMgr &sm, mlir::MLIRContext *ctx) {
 std::string tfc::jit::readSourceFile(const std::string &path,
                                 std::string_view what) {
   auto fail = [&](const std::string &why) -> InvalidArgumentError {
-    return InvalidArgumentError(std::string(what) + ": cannot read '" + path +
-                                "': " + why);
+    std::string prefix = what.empty() ? "" : std::string(what) + ": ";
+    return InvalidArgumentError(prefix + "cannot open '" + path + "': " + why);
   };
   if (llvm::sys::fs::is_directory(path))
     throw fail("it is a directory");

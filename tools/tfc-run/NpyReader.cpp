@@ -210,5 +210,5 @@ Tensor tfc::run::decodeNpy(std::string_view bytes, const std::string &name) {
 }
 
 Tensor tfc::run::readNpy(const std::string &path) {
-  return decodeNpy(jit::readSourceFile(path, "npy"), path);
+  return decodeNpy(jit::readSourceFile(path, ""), path);
 }

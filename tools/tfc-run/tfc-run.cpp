@@ -98,7 +98,7 @@ Tensor parseArgument(const std::string &flag, size_t index,
 }
 
 int runMain() {
-  std::string text = jit::readSourceFile(inputPath, "tfc-run");
+  std::string text = jit::readSourceFile(inputPath, "");
   mlir::OwningOpRef<mlir::ModuleOp> module =
       interpreter::parseModule(text, inputPath);
 

@@ -44,9 +44,9 @@ std::string checkSourceNesting(std::string_view text,
 mlir::OwningOpRef<mlir::ModuleOp> parseSourceGuarded(llvm::SourceMgr &sm,
                                                      mlir::MLIRContext *ctx);
 
-/// Reads a whole file for a parser. Throws InvalidArgumentError naming
-/// `what` and the path (and the reason: missing, a directory, unreadable),
-/// never std::ios_base::failure.
+/// Reads a whole file for a parser. Throws InvalidArgumentError
+/// "WHAT: cannot open 'PATH': REASON" (no "WHAT: " when `what` is empty;
+/// REASON: missing, a directory, unreadable), never std::ios_base::failure.
 std::string readSourceFile(const std::string &path, std::string_view what);
 
 } // namespace tfc::jit

@@ -962,10 +962,16 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
     int64_t dim = type->getDimSize(d);
     // begin + size may overflow: compare with what is left of the dim.
     if (!ShapedType::isDynamic(dim) &&
-        (begin[d] > dim || size[d] > dim - begin[d]))
-      return emitInferError(location, name, "slice of size ", size[d],
-                            " at ", begin[d], " is out of bounds of dim #", d,
-                            " of ", *type);
+        (begin[d] > dim || size[d] > dim - begin[d])) {
+      int64_t end;
+      std::string endText =
+          __builtin_add_overflow(begin[d], size[d], &end)
+              ? std::to_string(begin[d]) + " + " + std::to_string(size[d])
+              : std::to_string(end);
+      return emitInferError(location, name, "slice [", begin[d], ", ",
+                            endText, ") is out of bounds of dim #", d, " of ",
+                            *type);
+    }
   }
   inferred.push_back(type->clone(size));
   return success();
