@@ -1,4 +1,4 @@
-//===- SourceLimits.cpp - Guards around parsing MLIR text ------------------===//
+//===- SourceLimits.cpp - Guards around parsing MLIR text ----------------===//
 //
 // Part of the tfc project.
 //
@@ -20,8 +20,8 @@
 using namespace tfc;
 
 std::string tfc::jit::checkSourceNesting(std::string_view text,
-                                    std::string_view bufferName,
-                                    unsigned limit) {
+                                         std::string_view bufferName,
+                                         unsigned limit) {
   // The open brackets, innermost last. A closer pops up to its opener, so an
   // unbalanced '<' (never one in valid MLIR) cannot leak out of its parens.
   std::vector<char> open;
@@ -54,8 +54,8 @@ std::string tfc::jit::checkSourceNesting(std::string_view text,
       open.push_back(c);
       if (open.size() > limit)
         return std::string(bufferName) + ":" + std::to_string(line) + ":" +
-               std::to_string(i - lineStart + 1) + ": error: nesting deeper than " +
-               std::to_string(limit) +
+               std::to_string(i - lineStart + 1) +
+               ": error: nesting deeper than " + std::to_string(limit) +
                " (brackets and regions); tfc rejects such input rather than "
                "risk a stack overflow";
       break;
@@ -92,7 +92,7 @@ tfc::jit::parseSourceGuarded(llvm::SourceMgr &sm, mlir::MLIRContext *ctx) {
 }
 
 std::string tfc::jit::readSourceFile(const std::string &path,
-                                std::string_view what) {
+                                     std::string_view what) {
   auto fail = [&](const std::string &why) -> InvalidArgumentError {
     std::string prefix = what.empty() ? "" : std::string(what) + ": ";
     return InvalidArgumentError(prefix + "cannot open '" + path + "': " + why);

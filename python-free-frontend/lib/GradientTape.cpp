@@ -37,8 +37,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 

@@ -25,7 +25,8 @@ int main(int argc, char **argv) {
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "tfc optimizer driver\n", registry);
   // --show-dialects, --list-passes and the like read no input.
-  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
   bool readsInput = !config.shouldShowDialects() && !config.shouldListPasses();
 
   std::string error;
@@ -45,8 +46,8 @@ int main(int argc, char **argv) {
   }
   // A file is read again by MlirOptMain, which does everything mlir-opt does.
   if (!readsInput || inputFilename != "-")
-    return mlir::asMainReturnCode(mlir::MlirOptMain(
-        argc, argv, inputFilename, outputFilename, registry));
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 
   // stdin can be read only once: run on the buffer.
   llvm::InitLLVM init(argc, argv);

@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -79,16 +79,16 @@ TEST(NestingLimit, PreScanSkipsStringsCommentsAndArrows) {
 }
 
 TEST(NestingLimit, FromSourceThrowsCompileError) {
-  std::string attr = "func.func @f() attributes {a = " + std::string(6800, '[') +
-                     "1" + std::string(6800, ']') + "} {\n  return\n}\n";
+  std::string attr =
+      "func.func @f() attributes {a = " + std::string(6800, '[') + "1" +
+      std::string(6800, ']') + "} {\n  return\n}\n";
   std::string deepIf = nestedIfs(3800);
   for (const std::string *text : {&attr, &deepIf}) {
     EXPECT_THROW(jit::CompiledModule::from_source(*text), CompileError);
     std::string message =
         errorOf([&] { jit::CompiledModule::from_source(*text); });
     EXPECT_NE(message.find("<source>:"), std::string::npos) << message;
-    EXPECT_NE(message.find("error: nesting deeper than 512"),
-              std::string::npos)
+    EXPECT_NE(message.find("error: nesting deeper than 512"), std::string::npos)
         << message;
   }
 }
@@ -123,9 +123,9 @@ TEST(NestingLimit, NearTheLimitOnA1MiBStack) {
   // Input just under the limit compiles and runs on a thread with 1 MiB of
   // stack (an eighth of the usual 8 MiB): the parse runs on a 64 MiB thread
   // of its own, and the passes after it need less than that at this depth.
-  std::string attr = "func.func @main() attributes {a = " +
-                     std::string(500, '[') + "1" + std::string(500, ']') +
-                     "} {\n  return\n}\n";
+  std::string attr =
+      "func.func @main() attributes {a = " + std::string(500, '[') + "1" +
+      std::string(500, ']') + "} {\n  return\n}\n";
   std::string deepIf = nestedIfs(300);
   std::string error;
   float value = 0;
@@ -145,15 +145,15 @@ TEST(NestingLimit, NearTheLimitOnA1MiBStack) {
 
 TEST(Files, FromFileOnADirectoryOrMissingFileIsInvalidArgument) {
   std::string dir = std::filesystem::temp_directory_path().string();
-  std::string message =
-      errorOf([&] { jit::CompiledModule::from_file(dir); });
+  std::string message = errorOf([&] { jit::CompiledModule::from_file(dir); });
   EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
   EXPECT_THROW(jit::CompiledModule::from_file(dir), InvalidArgumentError);
   EXPECT_THROW(jit::CompiledModule::from_file(dir + "/no/such/file.mlir"),
                InvalidArgumentError);
 }
 
-// --- 3. Memory safety and overflow --------------------------------------------
+// --- 3. Memory safety and overflow
+// --------------------------------------------
 
 TEST(TapeThreads, TapeDestroyedOnAnotherThread) {
   Tensor x = constant(3.0f);

@@ -968,9 +968,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
           __builtin_add_overflow(begin[d], size[d], &end)
               ? std::to_string(begin[d]) + " + " + std::to_string(size[d])
               : std::to_string(end);
-      return emitInferError(location, name, "slice [", begin[d], ", ",
-                            endText, ") is out of bounds of dim #", d, " of ",
-                            *type);
+      return emitInferError(location, name, "slice [", begin[d], ", ", endText,
+                            ") is out of bounds of dim #", d, " of ", *type);
     }
   }
   inferred.push_back(type->clone(size));
