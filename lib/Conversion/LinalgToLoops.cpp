@@ -25,6 +25,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <limits>
+
 namespace mlir::tfc {
 #define GEN_PASS_DEF_TFCLINALGTOBLASPASS
 #define GEN_PASS_DEF_TFCLINALGTOLOOPSPASS
@@ -35,6 +37,17 @@ namespace mlir::tfc {
 using namespace mlir;
 
 namespace {
+
+/// The product of static loop ranges, saturated at INT64_MAX: large static
+/// dims (each tensor fitting in memory) can multiply past int64. It only
+/// chooses between library call, serial and parallel code.
+int64_t staticWork(ArrayRef<int64_t> ranges) {
+  int64_t work = 1;
+  for (int64_t r : ranges)
+    if (__builtin_mul_overflow(work, r, &work))
+      return std::numeric_limits<int64_t>::max();
+  return work;
+}
 
 //===----------------------------------------------------------------------===//
 // tfc-linalg-to-blas
@@ -98,9 +111,7 @@ struct TfcLinalgToBlasPass
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       bool dynamic = llvm::any_of(ranges, ShapedType::isDynamic);
       if (!dynamic) {
-        int64_t work = 1;
-        for (int64_t r : ranges)
-          work *= r;
+        int64_t work = staticWork(ranges);
         if (work < static_cast<int64_t>(minWork))
           continue;
         // A small row-vector product (M = 1) vectorizes well inline and
@@ -216,10 +227,7 @@ struct TfcLinalgToLoopsPass
       bool dynamic = llvm::any_of(ranges, ShapedType::isDynamic);
       if (!canParallel || !dynamic) {
         // Only static sizes are multiplied (kDynamic would overflow).
-        int64_t work = 1;
-        if (!dynamic)
-          for (int64_t r : ranges)
-            work *= r;
+        int64_t work = dynamic ? 1 : staticWork(ranges);
         if (failed(lower(rewriter, *op,
                          canParallel && !dynamic && work >= threshold)))
           return signalPassFailure();

@@ -1195,6 +1195,19 @@ struct WhileLowering : public OpConversionPattern<WhileOp> {
                                 whileOp.getBefore().end());
     rewriter.inlineRegionBefore(op->getRegion(1), whileOp.getAfter(),
                                 whileOp.getAfter().end());
+    // MLIR erases side-effect-free scf.while loops whose results are unused
+    // or invariant, also ones that never end. An empty asm statement with
+    // side effects (no instructions) keeps the loop, as in tfc.while.
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&whileOp.getBefore().front());
+      auto marker = LLVM::InlineAsmOp::create(
+          rewriter, op.getLoc(), TypeRange(), ValueRange(), "", "",
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+          ArrayAttr());
+      (void)marker;
+    }
     rewriter.replaceOp(op, whileOp.getResults());
     return success();
   }

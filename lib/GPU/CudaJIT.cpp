@@ -16,6 +16,7 @@
 #include "tfc/GPU/CudaJIT.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/JIT/JIT.h"
+#include "tfc/JIT/SourceLimits.h"
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/runtime/Cuda.h"
 #include "tfc/runtime/Error.h"
@@ -216,6 +217,9 @@ namespace tfc::gpu {
 
 PtxModule compile_to_ptx(std::string_view text,
                          const jit::CompileOptions &options) {
+  if (std::string deep = jit::checkSourceNesting(text, "<source>");
+      !deep.empty())
+    throw CompileError("failed to parse the tfc module:\n" + deep);
   std::lock_guard<std::recursive_mutex> lock(jit::contextMutex());
   MLIRContext &ctx = jit::sharedContext();
   Diagnostics diags(ctx);
@@ -224,7 +228,7 @@ PtxModule compile_to_ptx(std::string_view text,
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
                             StringRef(text.data(), text.size()), "<source>"),
                         llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &ctx);
+  OwningOpRef<ModuleOp> module = jit::parseSourceGuarded(sm, &ctx);
   if (!module)
     throw lowering.fail("failed to parse the tfc module");
   CompiledModule::Impl impl;

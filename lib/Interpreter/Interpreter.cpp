@@ -19,6 +19,7 @@
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 #include "tfc/JIT/CompiledModule.h"
 #include "tfc/JIT/JIT.h"
+#include "tfc/JIT/SourceLimits.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Ops.h"
 #include "tfc/runtime/Print.h"
@@ -905,6 +906,11 @@ RunResult Interpreter::runWithInitialValues(StringRef function,
 
 mlir::OwningOpRef<mlir::ModuleOp> parseModule(StringRef text,
                                               StringRef bufferName) {
+  if (std::string deep = jit::checkSourceNesting(
+          std::string_view(text.data(), text.size()),
+          std::string_view(bufferName.data(), bufferName.size()));
+      !deep.empty())
+    throw CompileError("failed to parse the tfc module:\n" + deep);
   // The shared context is unlocked (threading off): serialise with the JIT
   // and the tracer.
   std::lock_guard<std::recursive_mutex> lock(jit::contextMutex());
@@ -917,7 +923,7 @@ mlir::OwningOpRef<mlir::ModuleOp> parseModule(StringRef text,
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
-    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
+    module = jit::parseSourceGuarded(sourceMgr, &ctx);
     verified = module && succeeded(mlir::verify(*module));
     diagnostics = diags.text;
   }

@@ -14,6 +14,7 @@
 #include "tfc/GPU/CudaJIT.h"
 #include "tfc/InitAllDialects.h"
 #include "tfc/JIT/CompileCache.h"
+#include "tfc/JIT/SourceLimits.h"
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/Version.h"
 #include "tfc/runtime/Allocator.h"
@@ -876,6 +877,8 @@ CompiledModule::CompiledModule(std::shared_ptr<Impl> impl)
 
 CompiledModule CompiledModule::from_source(std::string_view text,
                                            CompileOptions options) {
+  if (std::string deep = checkSourceNesting(text, "<source>"); !deep.empty())
+    throw CompileError("failed to parse the tfc module:\n" + deep);
   std::lock_guard<std::recursive_mutex> lock(contextMutex());
   MLIRContext &ctx = sharedContext();
   OwningOpRef<ModuleOp> module;
@@ -887,7 +890,7 @@ CompiledModule CompiledModule::from_source(std::string_view text,
         llvm::MemoryBuffer::getMemBufferCopy(
             llvm::StringRef(text.data(), text.size()), "<source>"),
         llvm::SMLoc());
-    module = parseSourceFile<ModuleOp>(sm, &ctx);
+    module = parseSourceGuarded(sm, &ctx);
     diagnostics = diags.text;
   }
   if (!module)
@@ -897,13 +900,8 @@ CompiledModule CompiledModule::from_source(std::string_view text,
 
 CompiledModule CompiledModule::from_file(const std::string &path,
                                          CompileOptions options) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    throw InvalidArgumentError("CompiledModule::from_file: cannot open '" +
-                               path + "'");
-  std::string text((std::istreambuf_iterator<char>(f)),
-                   std::istreambuf_iterator<char>());
-  return from_source(text, options);
+  return from_source(readSourceFile(path, "CompiledModule::from_file"),
+                     options);
 }
 
 bool CompiledModule::from_cache() const { return impl_->fromCache; }

@@ -6,6 +6,7 @@
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/runtime/Kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -180,6 +181,16 @@ void checkShape(const char *op, const std::vector<int64_t> &shape,
       throw_invalid_argument(std::string(op) + ": shape " +
                                  list_to_string(shape) +
                                  " has a negative dim " + std::to_string(d),
+                             loc);
+  // A zero dim makes any shape empty; otherwise the product must fit.
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end())
+    return;
+  int64_t n = 1;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(n, d, &n))
+      throw_invalid_argument(std::string(op) + ": shape " +
+                                 list_to_string(shape) +
+                                 " has more elements than an int64 can count",
                              loc);
 }
 

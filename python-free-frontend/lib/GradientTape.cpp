@@ -34,8 +34,11 @@
 #include "Internal.h"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -96,6 +99,7 @@ Tensor onesLike(const Tensor &t) { return ones(t.shape(), t.dtype()); }
 Tensor zerosLike(const Tensor &t) { return zeros(t.shape(), t.dtype()); }
 
 class TapeTraceHook;
+struct Registry;
 
 } // namespace
 
@@ -150,7 +154,9 @@ public:
   }
 
   const bool persistent;
-  int pauses = 0;
+  /// stop_recording() guards alive; shared with them, since a guard may
+  /// outlive its tape.
+  const std::shared_ptr<int> pauses = std::make_shared<int>(0);
 
 private:
   std::vector<Tensor> backwardOf(const Event &node,
@@ -161,6 +167,8 @@ private:
   std::optional<std::vector<TracedStack>>
   newStacks(const Program &body, const std::vector<size_t> &saved) const;
 
+  /// The Registry of the thread that created this tape (see Registry).
+  const std::shared_ptr<Registry> home;
   std::shared_ptr<TapeTraceHook> scope; ///< Null for an eager tape.
   int depth = 0;        ///< Branch depth of `scope` at creation.
   int suspendLevel = 0; ///< SuspendRecording depth at creation.
@@ -183,20 +191,32 @@ struct EagerObserver final : OpObserver {
   void variable_read(const VariableState &var, const Tensor &value) override;
 };
 
-/// Per-thread tape bookkeeping.
+/// Per-thread tape bookkeeping. A tape records the ops of the thread that
+/// created it (its home) but may be destroyed on any thread: so each tape
+/// holds its home Registry (which outlives the thread if need be), and
+/// `tapes` / `eagerTapes` change and are iterated under `mutex`.
 struct Registry {
+  std::recursive_mutex mutex;
   std::vector<TapeImpl *> tapes;
-  int suspended = 0;
   size_t eagerTapes = 0;
+  const std::thread::id owner = std::this_thread::get_id();
+  // The rest is only touched on the owner thread.
+  int suspended = 0;
+  /// `observer` is in this thread's op-observer list. It stays there after
+  /// another thread destroyed the last eager tape, until the next op.
+  bool observing = false;
   EagerObserver observer;
   /// The wrapper installed over the tracer's hook, if any.
   std::shared_ptr<TapeTraceHook> hook;
 };
 
-Registry &registry() {
-  thread_local Registry reg;
+const std::shared_ptr<Registry> &registryPtr() {
+  thread_local const std::shared_ptr<Registry> reg =
+      std::make_shared<Registry>();
   return reg;
 }
+Registry &registry() { return *registryPtr(); }
+using RegistryLock = std::lock_guard<std::recursive_mutex>;
 
 /// Wraps the tracer's hook while tapes live inside a trace; see the file
 /// comment.
@@ -239,7 +259,9 @@ public:
       e.outputs = {out};
       log(std::move(e));
     }
-    for (TapeImpl *tape : registry().tapes)
+    Registry &reg = registry();
+    RegistryLock lock(reg.mutex);
+    for (TapeImpl *tape : reg.tapes)
       if (tape->inScope(this, depth) && tape->isRecording())
         tape->recordOp(kind, inputs, numInputs, attrs, out);
     return out;
@@ -258,8 +280,10 @@ public:
       e.outputs = {out};
       log(std::move(e));
     }
+    Registry &reg = registry();
+    RegistryLock lock(reg.mutex);
     if (var->trainable)
-      for (TapeImpl *tape : registry().tapes)
+      for (TapeImpl *tape : reg.tapes)
         if (tape->inScope(this, depth) && tape->isRecording())
           tape->recordVarRead(var->id, out);
     return out;
@@ -709,6 +733,7 @@ private:
 void TapeTraceHook::finishControlFlow(Event e) {
   log(e);
   Registry &reg = registry();
+  RegistryLock lock(reg.mutex);
   bool anyTape = false;
   for (TapeImpl *tape : reg.tapes)
     anyTape |= tape->inScope(this, depth) && tape->isRecording();
@@ -740,7 +765,15 @@ void TapeTraceHook::finishControlFlow(Event e) {
 void EagerObserver::recorded(OpKind kind, const Tensor *inputs,
                              size_t numInputs, const OpAttrs &attrs,
                              const Tensor &output) {
-  for (TapeImpl *tape : registry().tapes)
+  Registry &reg = registry();
+  RegistryLock lock(reg.mutex);
+  if (reg.eagerTapes == 0) {
+    // Another thread destroyed this thread's last eager tape.
+    reg.observing = false;
+    pop_op_observer(&reg.observer);
+    return;
+  }
+  for (TapeImpl *tape : reg.tapes)
     if (tape->inScope(nullptr, 0) && tape->isRecording())
       tape->recordOp(kind, inputs, numInputs, attrs, output);
 }
@@ -749,7 +782,9 @@ void EagerObserver::variable_read(const VariableState &var,
                                   const Tensor &value) {
   if (!var.trainable)
     return;
-  for (TapeImpl *tape : registry().tapes)
+  Registry &reg = registry();
+  RegistryLock lock(reg.mutex);
+  for (TapeImpl *tape : reg.tapes)
     if (tape->inScope(nullptr, 0) && tape->isRecording())
       tape->recordVarRead(var.id, value);
 }
@@ -770,12 +805,16 @@ TapeTraceHook *currentWrapper(bool &tracing) {
 
 // --- TapeImpl ----------------------------------------------------------------
 
-TapeImpl::TapeImpl(bool persistent) : persistent(persistent) {
-  Registry &reg = registry();
+TapeImpl::TapeImpl(bool persistent)
+    : persistent(persistent), home(registryPtr()) {
+  Registry &reg = *home;
+  RegistryLock lock(reg.mutex);
   TraceHook *active = active_trace_hook();
   if (!active) {
-    if (reg.eagerTapes++ == 0)
+    if (reg.eagerTapes++ == 0 && !reg.observing) {
       push_op_observer(&reg.observer);
+      reg.observing = true;
+    }
   } else {
     if (reg.hook && active == reg.hook.get()) {
       scope = reg.hook;
@@ -792,21 +831,30 @@ TapeImpl::TapeImpl(bool persistent) : persistent(persistent) {
 }
 
 TapeImpl::~TapeImpl() {
-  Registry &reg = registry();
+  Registry &reg = *home;
+  RegistryLock lock(reg.mutex);
   auto it = std::find(reg.tapes.begin(), reg.tapes.end(), this);
   if (it != reg.tapes.end())
     reg.tapes.erase(it);
+  // On another thread than the tape's home, only the shared lists may be
+  // touched: the home thread drops its observer at its next op, and a
+  // trace's hook stays installed until the trace ends (it only forwards).
+  const bool atHome = std::this_thread::get_id() == reg.owner;
   if (!scope) {
-    if (--reg.eagerTapes == 0)
+    if (--reg.eagerTapes == 0 && atHome && reg.observing) {
+      reg.observing = false;
       pop_op_observer(&reg.observer);
+    }
     return;
   }
+  if (!atHome)
+    return;
   --scope->tapeCount;
   scope->maybeUninstall();
 }
 
 bool TapeImpl::isRecording() const {
-  return !stopped && pauses == 0 && registry().suspended <= suspendLevel;
+  return !stopped && *pauses == 0 && registry().suspended <= suspendLevel;
 }
 
 void TapeImpl::recordOp(OpKind kind, const Tensor *inputs, size_t n,
@@ -997,7 +1045,9 @@ TapeImpl::newStacks(const Program &body,
   // replaying such a record would use it outside its loop: those keep the
   // O(N^2) scheme, built from cond/while_loop alone, whose second
   // derivatives work (WhileGradient.SecondDerivativeThroughTheLoop).
-  for (const TapeImpl *t : registry().tapes) {
+  Registry &reg = registry();
+  RegistryLock lock(reg.mutex);
+  for (const TapeImpl *t : reg.tapes) {
     if (t->scope != scope)
       continue;
     if (t->depth < wrapper->depth
@@ -1317,6 +1367,7 @@ Tensor tfc::detail::record_custom_gradient(const std::vector<Tensor> &inputs,
   bool tracing = false;
   TapeTraceHook *wrapper = currentWrapper(tracing);
   Registry &reg = registry();
+  RegistryLock lock(reg.mutex);
   if ((tracing && !wrapper) || reg.tapes.empty())
     return value;
   for (const Tensor &x : inputs)
@@ -1449,16 +1500,15 @@ GradientTape::gradient(const Tensor &target,
   return result;
 }
 
-GradientTape::StopRecording::StopRecording(TapeImpl *tape) : tape(tape) {
-  ++tape->pauses;
+GradientTape::StopRecording::StopRecording(TapeImpl *tape)
+    : pauses(tape->pauses) {
+  ++*pauses;
 }
 GradientTape::StopRecording::StopRecording(StopRecording &&other) noexcept
-    : tape(other.tape) {
-  other.tape = nullptr;
-}
+    : pauses(std::move(other.pauses)) {}
 GradientTape::StopRecording::~StopRecording() {
-  if (tape)
-    --tape->pauses;
+  if (pauses)
+    --*pauses;
 }
 
 GradientTape::StopRecording GradientTape::stop_recording() {

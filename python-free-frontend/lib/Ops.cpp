@@ -394,7 +394,7 @@ Tensor tfc::slice(const Tensor &x, std::vector<int64_t> begin,
       fail("start outside the tensor in dim " + std::to_string(i));
     if (size[i] == -1)
       attrs.shape[i] = shape[i] - begin[i];
-    else if (size[i] < 0 || begin[i] + size[i] > shape[i])
+    else if (size[i] < 0 || size[i] > shape[i] - begin[i]) // no overflow
       fail("reach outside the tensor in dim " + std::to_string(i));
   }
   return dispatch(OpKind::Slice, &x, 1, attrs, loc);

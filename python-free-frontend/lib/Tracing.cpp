@@ -1009,8 +1009,14 @@ ConcreteFunction *FunctionCore::lookup(const CallArgs &args) {
 }
 
 TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
+  // Held until the trace is compiled and cached (or aborted): concurrent
+  // first calls of one signature wait here, then find it in the cache.
   contextMutex().lock();
   try {
+    if (lookup(args)) {
+      contextMutex().unlock();
+      return nullptr;
+    }
     // reduce_retracing (TensorFlow's relaxation): a second shape in a
     // family traces once with the dims that differ made dynamic.
     std::vector<std::vector<int64_t>> relaxed;
@@ -1097,8 +1103,8 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
     contextMutex().unlock();
     throw;
   }
-  contextMutex().unlock();
-  std::lock_guard<std::mutex> lock(impl->mutex);
+  // Cached before the context lock is released (see begin_trace).
+  std::unique_lock<std::mutex> lock(impl->mutex);
   ++impl->tracingCount;
   if (impl->options.reduce_retracing) {
     Impl::Family &family = impl->families[familyKey(args)];
@@ -1116,6 +1122,8 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
       CacheEntry::hash(args.key.data(), args.key.size()),
       CacheEntry{std::vector<uint64_t>(args.key.begin(), args.key.end()), raw});
   impl->last.store(&it->second, std::memory_order_release);
+  lock.unlock();
+  contextMutex().unlock();
   return raw;
 }
 

@@ -374,7 +374,7 @@ Tensor slice(const Tensor &x, const std::vector<int64_t> &begin,
       fail(name, "begin ", begin, " is out of bounds for shape ", xs);
     if (s == -1)
       s = xs[i] - b;
-    if (s < 0 || b + s > xs[i])
+    if (s < 0 || s > xs[i] - b) // b + s could overflow
       fail(name, "size ", size, " at begin ", begin,
            " is out of bounds for shape ", xs);
     outShape[i] = s;

@@ -18,6 +18,7 @@
 #include "tfc/runtime/Print.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <new>
 #include <ostream>
 
@@ -482,10 +483,15 @@ std::string tfc::shape_to_string(const std::vector<int64_t> &shape) {
 
 int64_t tfc::shape_numel(const std::vector<int64_t> &shape) {
   int64_t n = 1;
+  bool overflow = false;
   for (int64_t d : shape) {
     if (d < 0)
       return -1;
-    n *= d;
+    overflow = overflow || __builtin_mul_overflow(n, d, &n);
   }
-  return n;
+  // A zero dim makes the product 0 even after an overflow.
+  if (overflow && std::find(shape.begin(), shape.end(), 0) == shape.end())
+    throw InvalidArgumentError("shape " + shape_to_string(shape) +
+                               " has more elements than an int64 can count");
+  return overflow ? 0 : n;
 }

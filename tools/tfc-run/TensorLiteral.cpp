@@ -22,6 +22,8 @@ using namespace tfc;
 
 namespace {
 
+constexpr size_t kMaxLiteralDepth = 256;
+
 std::optional<DType> parseDType(std::string_view name) {
   if (name == "i1" || name == "bool")
     return DType::Bool;
@@ -95,6 +97,9 @@ private:
   }
 
   void parseValue(size_t depth) {
+    // Recursion: one frame per '['. Far above any tensor's rank.
+    if (depth > kMaxLiteralDepth)
+      fail("brackets nested deeper than " + std::to_string(kMaxLiteralDepth));
     skipSpace();
     if (pos >= text.size())
       fail("unexpected end of the value");

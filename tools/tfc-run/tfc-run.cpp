@@ -23,6 +23,7 @@
 #include "tfc/JIT/CompiledModule.h"
 #include "tfc/JIT/JIT.h"
 #include "tfc/Version.h"
+#include "tfc/JIT/SourceLimits.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Npy.h"
 #include "tfc/runtime/Print.h"
@@ -121,17 +122,6 @@ std::string typeToString(mlir::Type type) {
   return text;
 }
 
-std::string readFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    throw InvalidArgumentError("cannot open '" + path + "'");
-  std::string text((std::istreambuf_iterator<char>(f)),
-                   std::istreambuf_iterator<char>());
-  if (f.bad())
-    throw InvalidArgumentError("cannot read '" + path + "'");
-  return text;
-}
-
 Tensor parseArgument(const std::string &flag, size_t index,
                      const std::string &text) {
   try {
@@ -143,7 +133,7 @@ Tensor parseArgument(const std::string &flag, size_t index,
 }
 
 int runMain() {
-  std::string text = readFile(inputPath);
+  std::string text = jit::readSourceFile(inputPath, "");
   mlir::OwningOpRef<mlir::ModuleOp> module =
       interpreter::parseModule(text, inputPath);
 

@@ -960,10 +960,17 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                             "begin ",
                             begin[d], " and size ", size[d], " in dim #", d);
     int64_t dim = type->getDimSize(d);
-    if (!ShapedType::isDynamic(dim) && begin[d] + size[d] > dim)
-      return emitInferError(location, name, "slice [", begin[d], ", ",
-                            begin[d] + size[d], ") is out of bounds of dim #",
-                            d, " of ", *type);
+    // begin + size may overflow: compare with what is left of the dim.
+    if (!ShapedType::isDynamic(dim) &&
+        (begin[d] > dim || size[d] > dim - begin[d])) {
+      int64_t end;
+      std::string endText =
+          __builtin_add_overflow(begin[d], size[d], &end)
+              ? std::to_string(begin[d]) + " + " + std::to_string(size[d])
+              : std::to_string(end);
+      return emitInferError(location, name, "slice [", begin[d], ", ", endText,
+                            ") is out of bounds of dim #", d, " of ", *type);
+    }
   }
   inferred.push_back(type->clone(size));
   return success();
@@ -1282,6 +1289,25 @@ void IfOp::getCanonicalizationPatterns(RewritePatternSet &results,
 //===----------------------------------------------------------------------===//
 // WhileOp
 //===----------------------------------------------------------------------===//
+
+namespace {
+/// See WhileOp::getEffects.
+struct LoopTerminationResource
+    : public SideEffects::Resource::Base<LoopTerminationResource> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LoopTerminationResource)
+  StringRef getName() final { return "tfc.loop-termination"; }
+};
+} // namespace
+
+void WhileOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // A loop that never ends must not become a loop that returns: this write
+  // keeps a side-effect-free tfc.while from being erased as trivially dead.
+  // (RecursiveMemoryEffects adds the effects of the regions.)
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       LoopTerminationResource::get());
+}
 
 ConditionOp WhileOp::getConditionOp() {
   return getTerminatorOf<ConditionOp>(getBefore());

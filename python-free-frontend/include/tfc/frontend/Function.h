@@ -164,6 +164,8 @@ public:
   /// The compiled function for `args`, or null (then the caller traces).
   ConcreteFunction *lookup(const CallArgs &args);
   /// Starts a trace for `args`; installs the trace hook on this thread.
+  /// Traces are serialised: null when another thread's trace of the same
+  /// signature finished while this one waited (then lookup() finds it).
   TraceSessionPtr begin_trace(const CallArgs &args);
   /// The symbolic tensor standing for tensor argument `index`.
   Tensor traced_argument(TraceSession &session, size_t index);
@@ -265,6 +267,10 @@ public:
     // Null after a dynamic-shape trace that failed: trace again, statically.
     while (!concrete) {
       auto session = core->begin_trace(call);
+      if (!session) { // traced meanwhile by another thread
+        concrete = core->lookup(call);
+        continue;
+      }
       std::vector<Tensor> flat;
       try {
         size_t next = 0;

@@ -123,7 +123,8 @@ public:
   private:
     friend class GradientTape;
     explicit StopRecording(detail::TapeImpl *tape);
-    detail::TapeImpl *tape;
+    /// The tape's pause count, shared: the guard may outlive the tape.
+    std::shared_ptr<int> pauses;
   };
   [[nodiscard]] StopRecording stop_recording();
 

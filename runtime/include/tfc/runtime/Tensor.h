@@ -216,7 +216,8 @@ std::ostream &operator<<(std::ostream &, const Tensor &);
 /// "(2, 3)" / "()" / "(4,)" -- Python tuple spelling used in every message.
 /// Numbers are printed as given (-1 stays -1).
 std::string shape_to_string(const std::vector<int64_t> &shape);
-/// Product of dims (1 for rank 0).
+/// Product of dims (1 for rank 0; -1 if a dim is negative, i.e. dynamic).
+/// Throws InvalidArgumentError when the product overflows int64.
 int64_t shape_numel(const std::vector<int64_t> &shape);
 
 } // namespace tfc

@@ -847,6 +847,7 @@ def Tfc_IfOp : Tfc_Op<"if", [
 def Tfc_WhileOp : Tfc_Op<"while", [
     DeclareOpInterfaceMethods<RegionBranchOpInterface, [
       "getEntrySuccessorOperands"]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     RecursiveMemoryEffects, SingleBlock]> {
   let summary = "a while loop with a condition region and a body region";
   let description = [{
@@ -859,6 +860,11 @@ def Tfc_WhileOp : Tfc_Op<"while", [
     Types must agree along every edge: `inits` = `before` arguments =
     `tfc.yield` operands, and `tfc.condition` values = `after` arguments =
     results. `tfc::while_loop` traces into this op.
+
+    A loop may not terminate, so it is never erased as dead, even when its
+    results are unused or equal its inits: besides its regions' effects it
+    writes the `tfc.loop-termination` resource (and its lowering keeps an
+    empty side-effecting `llvm.inline_asm` in the condition region).
 
     Example:
     ```mlir
