@@ -12,7 +12,8 @@
 // Both check their result against eager execution, and Dynamic checks that
 // the function traced twice (the second trace being the dynamic one).
 //
-// Cases: Elementwise is tanh(x) * sigmoid(x) - x * x on (batch, 1024);
+// Cases: SmallCall is a * b + a on (8, 16): the per-call cost, run-time
+// checks included (CPU time). Elementwise is tanh(x) * sigmoid(x) - x * x on (batch, 1024);
 // Dense is h = x @ w, tanh(h) * sigmoid(h) - x, then softmax and a row sum,
 // on (batch, 256) @ (256, 256). Neither broadcasts into the batch dim, which
 // reduce_retracing cannot yet express (docs/performance.md).
@@ -103,7 +104,33 @@ void BM_Dense(benchmark::State &st) {
   }
 }
 
+/// Call overhead (issue 13): a tiny function whose cost is the call itself,
+/// so the run-time shape checks of the dynamic version are visible.
+void BM_SmallCall(benchmark::State &st) {
+  bool dynamic = st.range(0);
+  tfc::FunctionOptions options;
+  options.reduce_retracing = dynamic;
+  auto f = tfc::function(
+      [](const tfc::Tensor &a, const tfc::Tensor &b) { return a * b + a; },
+      options);
+  if (dynamic) {
+    f(tfc::ones({3, 16}), tfc::ones({3, 16}));
+    f(tfc::ones({5, 16}), tfc::ones({5, 16}));
+  }
+  tfc::Tensor a = tfc::random_uniform({8, 16}, -1, 1, 5);
+  tfc::Tensor b = tfc::random_uniform({8, 16}, -1, 1, 6);
+  check(maxDiff(f(a, b), a * b + a) < 1e-6f, "SmallCall: wrong result");
+  check(f.tracing_count() == (dynamic ? 2 : 1), "SmallCall: trace count");
+  for (auto _ : st) {
+    tfc::Tensor y = f(a, b);
+    benchmark::DoNotOptimize(y.unsafe_impl());
+  }
+}
+
 } // namespace
+
+BENCHMARK(BM_SmallCall)->Name("SmallCall/Static")->Arg(0);
+BENCHMARK(BM_SmallCall)->Name("SmallCall/Dynamic")->Arg(1);
 
 // Real time: compiled loops may run on both cores.
 BENCHMARK(BM_Elementwise)

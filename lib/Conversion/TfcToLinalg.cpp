@@ -1418,7 +1418,8 @@ struct CheckElementsLowering : public OpConversionPattern<CheckElementsOp> {
     Value init =
         linalg::FillOp::create(
             rewriter, loc,
-            arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false)),
+            Value(arith::ConstantOp::create(rewriter, loc,
+                                            rewriter.getBoolAttr(false))),
             emptyTensor(rewriter, loc, flagType, {}))
             .getResult(0);
     SmallVector<AffineMap> maps = {

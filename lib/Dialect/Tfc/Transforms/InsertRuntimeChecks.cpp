@@ -148,6 +148,20 @@ public:
   SmallVector<Value> values;
 };
 
+std::string listText(ArrayRef<int64_t> xs) {
+  std::string s = "[";
+  for (auto [i, x] : llvm::enumerate(xs))
+    s += (i ? ", " : "") + std::to_string(x);
+  return s + "]";
+}
+
+std::string typeText(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
 bool isIntegerTensor(Value v) {
   Type t = cast<ShapedType>(v.getType()).getElementType();
   return isa<IntegerType>(t) && !t.isInteger(1);
@@ -182,14 +196,9 @@ void checkElementwise(Checker &c, Operation *op) {
           c.eq(c.dim(first, i), c.index(resultType.getDimSize(i))));
   if (!conds.empty()) {
     std::string a = c.shape(first);
-    c.check(c.all(conds), "operand shape " + a + " differs from the result "
-                                                 "shape of " +
-                              [&] {
-                                std::string s;
-                                llvm::raw_string_ostream os(s);
-                                os << resultType;
-                                return s;
-                              }());
+    c.check(c.all(conds), "operand shape " + a +
+                              " differs from the result type " +
+                              typeText(resultType));
   }
 
   // Integer division and powers: the eager kernels refuse a zero divisor
@@ -217,10 +226,8 @@ void checkBroadcast(Checker &c, BroadcastToOp op) {
   if (conds.empty())
     return;
   std::string s = c.shape(op.getOperand());
-  std::string t;
-  llvm::raw_string_ostream os(t);
-  os << out;
-  c.check(c.all(conds), "cannot broadcast a tensor of shape " + s + " to " + t);
+  c.check(c.all(conds),
+          "cannot broadcast a tensor of shape " + s + " to " + typeText(out));
 }
 
 void checkMatmul(Checker &c, MatmulOp op) {
@@ -283,10 +290,9 @@ void checkReshape(Checker &c, Operation *op) {
     ok = c.eq(c.b.createOrFold<arith::RemUIOp>(c.loc, n, c.index(known)),
               c.index(0));
   }
-  std::string s = c.shape(in), t;
-  llvm::raw_string_ostream os(t);
-  os << out;
-  c.check(ok, "cannot reshape a tensor of shape " + s + " into " + t);
+  std::string s = c.shape(in);
+  c.check(ok, "cannot reshape a tensor of shape " + s + " into " +
+                  typeText(out));
 }
 
 void checkSqueeze(Checker &c, SqueezeOp op) {
@@ -319,16 +325,9 @@ void checkSlice(Checker &c, SliceOp op) {
   if (conds.empty())
     return;
   std::string s = c.shape(in);
-  c.check(c.all(conds), "begin " + llvm::join(llvm::map_range(begin, [](int64_t x) {
-                          return std::to_string(x);
-                        }), ", ").insert(0, "[") +
-                            "] size [" +
-                            llvm::join(llvm::map_range(size,
-                                                       [](int64_t x) {
-                                                         return std::to_string(x);
-                                                       }),
-                                       ", ") +
-                            "] is out of bounds for shape " + s);
+  c.check(c.all(conds), "begin " + listText(begin) + " size " +
+                            listText(size) + " is out of bounds for shape " +
+                            s);
 }
 
 void checkConcat(Checker &c, ConcatOp op) {
