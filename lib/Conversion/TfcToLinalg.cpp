@@ -1403,8 +1403,10 @@ struct CheckLowering : public OpConversionPattern<CheckOp> {
   }
 };
 
-/// tfc.check_elements -> an OR-reduction of "element fails" over the whole
-/// tensor (one vectorizable loop, no early exit), then a scalar check.
+/// tfc.check_elements -> an OR-reduction of "element fails" over the tensor
+/// (flattened), then a scalar check. An scf.for carrying the flag in a
+/// register, no early exit: LLVM vectorizes it (a linalg reduction into a
+/// rank-0 buffer stored the flag every iteration, which kept it scalar).
 struct CheckElementsLowering : public OpConversionPattern<CheckElementsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1413,36 +1415,44 @@ struct CheckElementsLowering : public OpConversionPattern<CheckElementsOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getOperand();
     auto type = cast<RankedTensorType>(x.getType());
-    int64_t rank = type.getRank();
-    auto flagType = RankedTensorType::get({}, rewriter.getI1Type());
-    Value init =
-        linalg::FillOp::create(
-            rewriter, loc,
-            Value(arith::ConstantOp::create(rewriter, loc,
-                                            rewriter.getBoolAttr(false))),
-            emptyTensor(rewriter, loc, flagType, {}))
-            .getResult(0);
-    SmallVector<AffineMap> maps = {
-        rewriter.getMultiDimIdentityMap(rank),
-        AffineMap::get(rank, 0, {}, rewriter.getContext())};
-    SmallVector<utils::IteratorType> iters(rank,
-                                           utils::IteratorType::reduction);
     ElementPredicate pred = op.getPredicate();
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{flagType}, ValueRange{x}, ValueRange{init},
-        maps, iters, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value zero = zeroOf(b, l, args[0].getType());
-          Value bad = arith::CmpIOp::create(
-              b, l,
-              pred == ElementPredicate::nonzero ? arith::CmpIPredicate::eq
-                                                : arith::CmpIPredicate::slt,
-              args[0], zero);
-          linalg::YieldOp::create(b, l,
-                                  arith::OrIOp::create(b, l, args[1], bad)
-                                      .getResult());
-        });
-    Value anyBad = tensor::ExtractOp::create(rewriter, loc,
-                                             generic.getResult(0), ValueRange{});
+    auto isBad = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return arith::CmpIOp::create(
+          b, l,
+          pred == ElementPredicate::nonzero ? arith::CmpIPredicate::eq
+                                            : arith::CmpIPredicate::slt,
+          v, zeroOf(b, l, v.getType()));
+    };
+    Value anyBad;
+    if (type.getRank() == 0) {
+      anyBad = isBad(rewriter, loc,
+                     tensor::ExtractOp::create(rewriter, loc, x, ValueRange{}));
+    } else {
+      Value flat = x;
+      if (type.getRank() > 1) {
+        int64_t n = type.hasStaticShape() ? type.getNumElements()
+                                          : ShapedType::kDynamic;
+        SmallVector<ReassociationIndices> all(1);
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          all[0].push_back(d);
+        flat = tensor::CollapseShapeOp::create(
+            rewriter, loc, RankedTensorType::get({n}, type.getElementType()),
+            x, all);
+      }
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Value n = tensor::DimOp::create(rewriter, loc, flat, 0);
+      Value init =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false));
+      auto loop = scf::ForOp::create(
+          rewriter, loc, zero, n, one, ValueRange{init},
+          [&](OpBuilder &b, Location l, Value i, ValueRange acc) {
+            Value v = tensor::ExtractOp::create(b, l, flat, ValueRange{i});
+            Value bad = arith::OrIOp::create(b, l, acc[0], isBad(b, l, v));
+            scf::YieldOp::create(b, l, bad);
+          });
+      anyBad = loop.getResult(0);
+    }
     Value ok = arith::XOrIOp::create(
         rewriter, loc, anyBad,
         arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
