@@ -14,10 +14,10 @@
 //
 // Cases: SmallCall is a * b + a on (8, 16): the per-call cost, run-time
 // checks included (CPU time). IntFloorDiv is floor_div(a, b) + b on 1M
-// int32 (the divisor check's cost). Elementwise is tanh(x) * sigmoid(x) - x * x on (batch, 1024);
-// Dense is h = x @ w, tanh(h) * sigmoid(h) - x, then softmax and a row sum,
-// on (batch, 256) @ (256, 256). Neither broadcasts into the batch dim, which
-// reduce_retracing cannot yet express (docs/performance.md).
+// int32 (the divisor check's cost). Elementwise is tanh(x) * sigmoid(x) - x * x
+// on (batch, 1024); Dense is h = x @ w, tanh(h) * sigmoid(h) - x, then softmax
+// and a row sum, on (batch, 256) @ (256, 256). Neither broadcasts into the
+// batch dim, which reduce_retracing cannot yet express (docs/performance.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,15 +131,14 @@ void BM_SmallCall(benchmark::State &st) {
 /// Integer floor_div on 1M elements: the divisor check (one OR-reduction
 /// loop over it before the division) is what issue 13 adds.
 void BM_IntFloorDiv(benchmark::State &st) {
-  auto f = tfc::function(
-      [](const tfc::Tensor &a, const tfc::Tensor &b) {
-        return tfc::floor_div(a, b) + b;
-      });
+  auto f = tfc::function([](const tfc::Tensor &a, const tfc::Tensor &b) {
+    return tfc::floor_div(a, b) + b;
+  });
   constexpr int64_t n = 1 << 20;
-  tfc::Tensor a = tfc::cast(tfc::random_uniform({n}, -1000, 1000, 7),
-                            tfc::DType::Int32);
-  tfc::Tensor b = tfc::cast(tfc::random_uniform({n}, 1, 50, 8),
-                            tfc::DType::Int32);
+  tfc::Tensor a =
+      tfc::cast(tfc::random_uniform({n}, -1000, 1000, 7), tfc::DType::Int32);
+  tfc::Tensor b =
+      tfc::cast(tfc::random_uniform({n}, 1, 50, 8), tfc::DType::Int32);
   tfc::Tensor want = tfc::floor_div(a, b) + b;
   check(f(a, b).to_vector<int32_t>() == want.to_vector<int32_t>(),
         "IntFloorDiv: wrong result");
@@ -152,8 +151,10 @@ void BM_IntFloorDiv(benchmark::State &st) {
 
 } // namespace
 
-BENCHMARK(BM_IntFloorDiv)->Name("IntFloorDiv/1M")->UseRealTime()->Unit(
-    benchmark::kMicrosecond);
+BENCHMARK(BM_IntFloorDiv)
+    ->Name("IntFloorDiv/1M")
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SmallCall)->Name("SmallCall/Static")->Arg(0);
 BENCHMARK(BM_SmallCall)->Name("SmallCall/Dynamic")->Arg(1);
 

@@ -988,7 +988,8 @@ struct SliceLowering : public OpConversionPattern<SliceOp> {
     // An empty slice reads nothing (and extract_slice would reject a static
     // offset into a size-0 dim).
     if (resultType.hasStaticShape() && resultType.getNumElements() == 0) {
-      rewriter.replaceOp(op, emptyTensor(rewriter, op.getLoc(), resultType, {}));
+      rewriter.replaceOp(op,
+                         emptyTensor(rewriter, op.getLoc(), resultType, {}));
       return success();
     }
     Value out = tensor::ExtractSliceOp::create(
@@ -1369,9 +1370,9 @@ static void emitCheckFailure(OpBuilder &b, Location loc, Operation *anchor,
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
   SmallVector<Type> argTypes = {i32, ptrType, i64};
   argTypes.append(kMaxValues, i64);
-  auto fn = getOrInsertRuntimeFunc(b, anchor, "tfc_rt_check_failed",
-                                   FunctionType::get(b.getContext(), argTypes,
-                                                     {}));
+  auto fn =
+      getOrInsertRuntimeFunc(b, anchor, "tfc_rt_check_failed",
+                             FunctionType::get(b.getContext(), argTypes, {}));
   Value failed = arith::XOrIOp::create(
       b, loc, ok, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
   auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
@@ -1417,11 +1418,11 @@ struct CheckElementsLowering : public OpConversionPattern<CheckElementsOp> {
     auto type = cast<RankedTensorType>(x.getType());
     ElementPredicate pred = op.getPredicate();
     auto isBad = [&](OpBuilder &b, Location l, Value v) -> Value {
-      return arith::CmpIOp::create(
-          b, l,
-          pred == ElementPredicate::nonzero ? arith::CmpIPredicate::eq
-                                            : arith::CmpIPredicate::slt,
-          v, zeroOf(b, l, v.getType()));
+      return arith::CmpIOp::create(b, l,
+                                   pred == ElementPredicate::nonzero
+                                       ? arith::CmpIPredicate::eq
+                                       : arith::CmpIPredicate::slt,
+                                   v, zeroOf(b, l, v.getType()));
     };
     Value anyBad;
     if (type.getRank() == 0) {
@@ -1436,8 +1437,8 @@ struct CheckElementsLowering : public OpConversionPattern<CheckElementsOp> {
         for (int64_t d = 0; d < type.getRank(); ++d)
           all[0].push_back(d);
         flat = tensor::CollapseShapeOp::create(
-            rewriter, loc, RankedTensorType::get({n}, type.getElementType()),
-            x, all);
+            rewriter, loc, RankedTensorType::get({n}, type.getElementType()), x,
+            all);
       }
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
       Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -1456,8 +1457,8 @@ struct CheckElementsLowering : public OpConversionPattern<CheckElementsOp> {
     Value ok = arith::XOrIOp::create(
         rewriter, loc, anyBad,
         arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
-    emitCheckFailure(rewriter, loc, op, ok, CheckKind::runtime,
-                     op.getMessage(), {});
+    emitCheckFailure(rewriter, loc, op, ok, CheckKind::runtime, op.getMessage(),
+                     {});
     rewriter.eraseOp(op);
     return success();
   }

@@ -88,8 +88,7 @@ struct CallScope {
   std::string message;
   bool invalidArgument = false;
 };
-[[gnu::tls_model("initial-exec")]] thread_local CallScope *callScope =
-    nullptr;
+[[gnu::tls_model("initial-exec")]] thread_local CallScope *callScope = nullptr;
 
 [[noreturn]] void stopCall(CallScope *scope, bool invalidArgument,
                            std::string message) {

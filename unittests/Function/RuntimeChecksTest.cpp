@@ -42,8 +42,8 @@ TEST(RuntimeChecks, DynamicElementwiseShapesMustAgree) {
   ASSERT_EQ(f.tracing_count(), 2);
   ASSERT_TRUE(contains(f.ir("tfc"), "tensor<?xf32>")) << f.ir("tfc");
   EXPECT_THROW(ones({2}) + full({5}, 7), InvalidArgumentError); // eager
-  std::string msg = errorOf<InvalidArgumentError>(
-      [&] { f(ones({2}), full({5}, 7)); });
+  std::string msg =
+      errorOf<InvalidArgumentError>([&] { f(ones({2}), full({5}, 7)); });
   EXPECT_TRUE(contains(msg, "operand shapes (2,) and (5,) differ")) << msg;
   EXPECT_TRUE(contains(msg, "RuntimeChecksTest.cpp:")) << msg;
   // Reading 50M elements past a 2-element buffer used to crash.
@@ -61,15 +61,16 @@ TEST(RuntimeChecks, DynamicMatmulInnerDimsMustAgree) {
   auto f = function([](Tensor a, Tensor b) { return matmul(a, b); }, options);
   f(ones({2, 3}), ones({3, 4}));
   f(ones({3, 5}), ones({5, 2}));
-  std::string msg = errorOf<InvalidArgumentError>(
-      [&] { f(ones({2, 3}), ones({4, 2})); });
+  std::string msg = errorOf<InvalidArgumentError>([&] {
+    f(ones({2, 3}), ones({4, 2}));
+  });
   EXPECT_TRUE(contains(msg, "matmul")) << msg;
   EXPECT_TRUE(contains(msg, "(2, 3) and (4, 2)")) << msg;
 }
 
 TEST(RuntimeChecks, FailedAllocationIsAnError) {
-  auto big = function(
-      [](Tensor x) { return broadcast_to(x, {100000000000LL}); });
+  auto big =
+      function([](Tensor x) { return broadcast_to(x, {100000000000LL}); });
   std::string msg = errorOf<RuntimeError>([&] { big(constant(1.f)); });
   // 400000000000 bytes and the compiled code's alignment padding.
   EXPECT_TRUE(contains(msg, "out of memory allocating 4000000000")) << msg;
@@ -77,9 +78,9 @@ TEST(RuntimeChecks, FailedAllocationIsAnError) {
   std::string hotMsg = errorOf<RuntimeError>([&] { hot(constant({1})); });
   EXPECT_TRUE(contains(hotMsg, "out of memory allocating")) << hotMsg;
   // Nothing leaked or broke: the next call works.
-  EXPECT_EQ(function([](Tensor x) { return x * 2.f; })(constant(3.f))
-                .item<float>(),
-            6.f);
+  EXPECT_EQ(
+      function([](Tensor x) { return x * 2.f; })(constant(3.f)).item<float>(),
+      6.f);
 }
 
 TEST(RuntimeChecks, EmptyTensorsCompile) {
@@ -91,8 +92,7 @@ TEST(RuntimeChecks, EmptyTensorsCompile) {
   // Reductions with no value fail as eagerly.
   EXPECT_THROW(argmax(zeros({2, 0}), 1), InvalidArgumentError);
   auto am = function([](Tensor x) { return argmax(x, 1); });
-  std::string msg =
-      errorOf<InvalidArgumentError>([&] { am(zeros({2, 0})); });
+  std::string msg = errorOf<InvalidArgumentError>([&] { am(zeros({2, 0})); });
   EXPECT_TRUE(contains(msg, "argmax")) << msg;
   EXPECT_THROW(reduce_max(zeros({0})), InvalidArgumentError);
   auto rm = function([](Tensor x) { return reduce_max(x); });

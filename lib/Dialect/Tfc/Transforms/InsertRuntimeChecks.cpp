@@ -42,9 +42,7 @@ std::string locationSuffix(Location loc) {
   return out;
 }
 
-std::string opName(Operation *op) {
-  return op->getName().getStringRef().str();
-}
+std::string opName(Operation *op) { return op->getName().getStringRef().str(); }
 
 /// Builds the checks of one op, inserted just before it.
 class Checker {
@@ -104,7 +102,9 @@ public:
       r = r ? b.createOrFold<arith::AndIOp>(loc, r, c) : c;
     return r;
   }
-  Value any(Value x, Value y) { return b.createOrFold<arith::OrIOp>(loc, x, y); }
+  Value any(Value x, Value y) {
+    return b.createOrFold<arith::OrIOp>(loc, x, y);
+  }
   Value product(Value v, ArrayRef<int64_t> dims) {
     Value p = index(1);
     for (int64_t d : dims)
@@ -192,8 +192,7 @@ void checkElementwise(Checker &c, Operation *op) {
   SmallVector<Value> conds;
   for (int64_t i = 0; i < type.getRank() && i < resultType.getRank(); ++i)
     if (type.isDynamicDim(i) && !resultType.isDynamicDim(i))
-      conds.push_back(
-          c.eq(c.dim(first, i), c.index(resultType.getDimSize(i))));
+      conds.push_back(c.eq(c.dim(first, i), c.index(resultType.getDimSize(i))));
   if (!conds.empty()) {
     std::string a = c.shape(first);
     c.check(c.all(conds), "operand shape " + a +
@@ -269,7 +268,8 @@ void checkReshape(Checker &c, Operation *op) {
   auto out = cast<RankedTensorType>(op->getResult(0).getType());
   if (it.hasStaticShape())
     return; // the verifier compared the element counts
-  SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, it.getRank()));
+  SmallVector<int64_t> all =
+      llvm::to_vector(llvm::seq<int64_t>(0, it.getRank()));
   Value n = c.product(in, all);
   int64_t known = 1, dynamic = 0;
   for (int64_t d : out.getShape()) {
@@ -291,8 +291,8 @@ void checkReshape(Checker &c, Operation *op) {
               c.index(0));
   }
   std::string s = c.shape(in);
-  c.check(ok, "cannot reshape a tensor of shape " + s + " into " +
-                  typeText(out));
+  c.check(ok,
+          "cannot reshape a tensor of shape " + s + " into " + typeText(out));
 }
 
 void checkSqueeze(Checker &c, SqueezeOp op) {
@@ -325,9 +325,8 @@ void checkSlice(Checker &c, SliceOp op) {
   if (conds.empty())
     return;
   std::string s = c.shape(in);
-  c.check(c.all(conds), "begin " + listText(begin) + " size " +
-                            listText(size) + " is out of bounds for shape " +
-                            s);
+  c.check(c.all(conds), "begin " + listText(begin) + " size " + listText(size) +
+                            " is out of bounds for shape " + s);
 }
 
 void checkConcat(Checker &c, ConcatOp op) {
