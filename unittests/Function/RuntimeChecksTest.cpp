@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <tfc/runtime/Allocator.h>
 #include <tfc/tfc.h>
 
 #include <gtest/gtest.h>
@@ -152,6 +153,22 @@ TEST(RuntimeChecks, VariablesKeepTheirValueWhenACallFails) {
   EXPECT_EQ(w.value().item<float>(), 2.f);
   EXPECT_THROW(g(ones({2}), ones({5})), InvalidArgumentError);
   EXPECT_EQ(w.value().item<float>(), 2.f);
+}
+
+TEST(RuntimeChecks, AStoppedCallFreesWhatItAllocated) {
+  // The exp result is allocated before the divisor check fails: the call
+  // scope frees it (nothing is left in use after failed calls).
+  auto f = function([](Tensor a, Tensor x, Tensor y) {
+    Tensor e = exp(a) * 2.f;
+    return std::pair<Tensor, Tensor>{e, floor_div(x, y)};
+  });
+  Tensor a = ones({1000}), x = constant({4, 8}), zero = constant({1, 0});
+  f(a, x, constant({1, 2}));
+  EXPECT_THROW(f(a, x, zero), RuntimeError); // warms the caches
+  size_t inUse = allocator::stats().bytesInUse;
+  for (int i = 0; i < 20; ++i)
+    EXPECT_THROW(f(a, x, zero), RuntimeError);
+  EXPECT_EQ(allocator::stats().bytesInUse, inUse);
 }
 
 } // namespace
