@@ -12,10 +12,12 @@
 // Both check their result against eager execution, and Dynamic checks that
 // the function traced twice (the second trace being the dynamic one).
 //
-// Cases: Elementwise is tanh(x) * sigmoid(x) - x * x on (batch, 1024);
-// Dense is h = x @ w, tanh(h) * sigmoid(h) - x, then softmax and a row sum,
-// on (batch, 256) @ (256, 256). Neither broadcasts into the batch dim, which
-// reduce_retracing cannot yet express (docs/performance.md).
+// Cases: SmallCall is a * b + a on (8, 16): the per-call cost, run-time
+// checks included (CPU time). IntFloorDiv is floor_div(a, b) + b on 1M
+// int32 (the divisor check's cost). Elementwise is tanh(x) * sigmoid(x) - x * x
+// on (batch, 1024); Dense is h = x @ w, tanh(h) * sigmoid(h) - x, then softmax
+// and a row sum, on (batch, 256) @ (256, 256). Neither broadcasts into the
+// batch dim, which reduce_retracing cannot yet express (docs/performance.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,7 +105,58 @@ void BM_Dense(benchmark::State &st) {
   }
 }
 
+/// Call overhead (issue 13): a tiny function whose cost is the call itself,
+/// so the run-time shape checks of the dynamic version are visible.
+void BM_SmallCall(benchmark::State &st) {
+  bool dynamic = st.range(0);
+  tfc::FunctionOptions options;
+  options.reduce_retracing = dynamic;
+  auto f = tfc::function(
+      [](const tfc::Tensor &a, const tfc::Tensor &b) { return a * b + a; },
+      options);
+  if (dynamic) {
+    f(tfc::ones({3, 16}), tfc::ones({3, 16}));
+    f(tfc::ones({5, 16}), tfc::ones({5, 16}));
+  }
+  tfc::Tensor a = tfc::random_uniform({8, 16}, -1, 1, 5);
+  tfc::Tensor b = tfc::random_uniform({8, 16}, -1, 1, 6);
+  check(maxDiff(f(a, b), a * b + a) < 1e-6f, "SmallCall: wrong result");
+  check(f.tracing_count() == (dynamic ? 2 : 1), "SmallCall: trace count");
+  for (auto _ : st) {
+    tfc::Tensor y = f(a, b);
+    benchmark::DoNotOptimize(y.unsafe_impl());
+  }
+}
+
+/// Integer floor_div on 1M elements: the divisor check (one OR-reduction
+/// loop over it before the division) is what issue 13 adds.
+void BM_IntFloorDiv(benchmark::State &st) {
+  auto f = tfc::function([](const tfc::Tensor &a, const tfc::Tensor &b) {
+    return tfc::floor_div(a, b) + b;
+  });
+  constexpr int64_t n = 1 << 20;
+  tfc::Tensor a =
+      tfc::cast(tfc::random_uniform({n}, -1000, 1000, 7), tfc::DType::Int32);
+  tfc::Tensor b =
+      tfc::cast(tfc::random_uniform({n}, 1, 50, 8), tfc::DType::Int32);
+  tfc::Tensor want = tfc::floor_div(a, b) + b;
+  check(f(a, b).to_vector<int32_t>() == want.to_vector<int32_t>(),
+        "IntFloorDiv: wrong result");
+  for (auto _ : st) {
+    tfc::Tensor y = f(a, b);
+    benchmark::DoNotOptimize(y.unsafe_impl());
+  }
+  st.SetBytesProcessed(st.iterations() * n * 4 * 3);
+}
+
 } // namespace
+
+BENCHMARK(BM_IntFloorDiv)
+    ->Name("IntFloorDiv/1M")
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SmallCall)->Name("SmallCall/Static")->Arg(0);
+BENCHMARK(BM_SmallCall)->Name("SmallCall/Dynamic")->Arg(1);
 
 // Real time: compiled loops may run on both cores.
 BENCHMARK(BM_Elementwise)

@@ -947,8 +947,18 @@ struct ConcatLowering : public OpConversionPattern<ConcatOp> {
       dyn.push_back(sum);
     }
     Value result = emptyTensor(rewriter, loc, resultType, dyn);
+    // Nothing to copy into an empty result; insert_slice would reject the
+    // static offsets into a size-0 dim.
+    if (llvm::is_contained(resultType.getShape(), 0)) {
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     OpFoldResult offset = rewriter.getIndexAttr(0);
     for (Value in : inputs) {
+      // An input empty along a static dim adds nothing.
+      if (llvm::is_contained(cast<RankedTensorType>(in.getType()).getShape(),
+                             0))
+        continue;
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> sizes =
           tensor::getMixedSizes(rewriter, loc, in);
@@ -975,6 +985,13 @@ struct SliceLowering : public OpConversionPattern<SliceOp> {
     SmallVector<int64_t> size = i64Array(op, "size");
     SmallVector<int64_t> strides(begin.size(), 1);
     Value input = adaptor.getOperands()[0];
+    // An empty slice reads nothing (and extract_slice would reject a static
+    // offset into a size-0 dim).
+    if (resultType.hasStaticShape() && resultType.getNumElements() == 0) {
+      rewriter.replaceOp(op,
+                         emptyTensor(rewriter, op.getLoc(), resultType, {}));
+      return success();
+    }
     Value out = tensor::ExtractSliceOp::create(
         rewriter, op.getLoc(), resultType, input, ValueRange{}, ValueRange{},
         ValueRange{}, rewriter.getDenseI64ArrayAttr(begin),
@@ -1355,6 +1372,111 @@ struct AssertLowering : public OpConversionPattern<AssertOp> {
   }
 };
 
+/// Calls tfc_rt_check_failed(kind, msg, count, v0..v7) under `scf.if !ok`:
+/// the passing path is one compare and branch. The runtime stops the call.
+static void emitCheckFailure(OpBuilder &b, Location loc, Operation *anchor,
+                             Value ok, CheckKind kind, StringRef message,
+                             ValueRange values) {
+  constexpr unsigned kMaxValues = 8; // the runtime entry point's arity
+  auto i32 = b.getI32Type();
+  auto i64 = b.getI64Type();
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  SmallVector<Type> argTypes = {i32, ptrType, i64};
+  argTypes.append(kMaxValues, i64);
+  auto fn =
+      getOrInsertRuntimeFunc(b, anchor, "tfc_rt_check_failed",
+                             FunctionType::get(b.getContext(), argTypes, {}));
+  Value failed = arith::XOrIOp::create(
+      b, loc, ok, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+  auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value msgPtr = globalString(b, loc, anchor, message);
+  SmallVector<Value> args = {
+      arith::ConstantIntOp::create(b, loc, i32, static_cast<int64_t>(kind)),
+      msgPtr,
+      arith::ConstantIntOp::create(b, loc, i64, (int64_t)values.size())};
+  for (unsigned i = 0; i < kMaxValues; ++i)
+    args.push_back(
+        i < values.size()
+            ? Value(arith::IndexCastOp::create(b, loc, i64, values[i]))
+            : Value(arith::ConstantIntOp::create(b, loc, i64, 0)));
+  func::CallOp::create(b, loc, fn, args);
+}
+
+/// tfc.check -> a call of the runtime when the condition is false.
+struct CheckLowering : public OpConversionPattern<CheckOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CheckOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitCheckFailure(rewriter, op.getLoc(), op, adaptor.getOk(), op.getKind(),
+                     op.getMessage(), adaptor.getValues());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tfc.check_elements -> an OR-reduction of "element fails" over the tensor
+/// (flattened), then a scalar check. An scf.for carrying the flag in a
+/// register, no early exit: LLVM vectorizes it (a linalg reduction into a
+/// rank-0 buffer stored the flag every iteration, which kept it scalar).
+struct CheckElementsLowering : public OpConversionPattern<CheckElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CheckElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getOperand();
+    auto type = cast<RankedTensorType>(x.getType());
+    ElementPredicate pred = op.getPredicate();
+    auto isBad = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return arith::CmpIOp::create(b, l,
+                                   pred == ElementPredicate::nonzero
+                                       ? arith::CmpIPredicate::eq
+                                       : arith::CmpIPredicate::slt,
+                                   v, zeroOf(b, l, v.getType()));
+    };
+    Value anyBad;
+    if (type.getRank() == 0) {
+      anyBad = isBad(rewriter, loc,
+                     tensor::ExtractOp::create(rewriter, loc, x, ValueRange{}));
+    } else {
+      Value flat = x;
+      if (type.getRank() > 1) {
+        int64_t n = type.hasStaticShape() ? type.getNumElements()
+                                          : ShapedType::kDynamic;
+        SmallVector<ReassociationIndices> all(1);
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          all[0].push_back(d);
+        flat = tensor::CollapseShapeOp::create(
+            rewriter, loc, RankedTensorType::get({n}, type.getElementType()), x,
+            all);
+      }
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Value n = tensor::DimOp::create(rewriter, loc, flat, 0);
+      Value init =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false));
+      auto loop = scf::ForOp::create(
+          rewriter, loc, zero, n, one, ValueRange{init},
+          [&](OpBuilder &b, Location l, Value i, ValueRange acc) {
+            Value v = tensor::ExtractOp::create(b, l, flat, ValueRange{i});
+            Value bad = arith::OrIOp::create(b, l, acc[0], isBad(b, l, v));
+            scf::YieldOp::create(b, l, bad);
+          });
+      anyBad = loop.getResult(0);
+    }
+    Value ok = arith::XOrIOp::create(
+        rewriter, loc, anyBad,
+        arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
+    emitCheckFailure(rewriter, loc, op, ok, CheckKind::runtime, op.getMessage(),
+                     {});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// tfc.fusion -> one linalg.generic over the fusion's iteration space: the
 /// body's ops become the generic's scalar body, broadcasts become indexing
 /// maps, splat constants scalars; an input fusion's reduction accumulates
@@ -1574,6 +1696,6 @@ void mlir::tfc::populateTfcToLinalgPatterns(RewritePatternSet &patterns) {
       SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
       CrossEntropyLowering, OneHotLowering, IfLowering, WhileLowering,
       YieldLowering, ConditionLowering, PrintLowering, AssertLowering,
-      FusionLowering>(ctx);
+      CheckLowering, CheckElementsLowering, FusionLowering>(ctx);
   populateTfcStackToRuntimePatterns(patterns); // tfc-autodiff's ops
 }

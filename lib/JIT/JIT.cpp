@@ -75,7 +75,66 @@ namespace {
     nullptr;
 } // namespace
 
+namespace {
+/// The compiled call running on this thread: a failed tfc.check, or an
+/// allocation failure, jumps back to callInto (nothing after it in the
+/// compiled code may run: it would read out of bounds or through a null
+/// pointer). The buffers the code allocated and has not freed are listed
+/// here so that a jump out frees them.
+struct CallScope {
+  // __builtin_setjmp's buffer (frame, resume address, stack): saving it
+  // costs a few stores, where sigsetjmp's 200-byte buffer cost ~15 ns a
+  // call (issue 13's call-overhead budget).
+  void *jump[5];
+  llvm::SmallVector<void *, 16> live;
+  std::string message;
+  bool invalidArgument = false;
+};
+[[gnu::tls_model("initial-exec")]] thread_local CallScope *callScope = nullptr;
+
+[[noreturn]] void stopCall(CallScope *scope, bool invalidArgument,
+                           std::string message) {
+  scope->message = std::move(message);
+  scope->invalidArgument = invalidArgument;
+  __builtin_longjmp(scope->jump, 1);
+}
+
+/// Runs the compiled function; false when a check stopped it. A function of
+/// its own: __builtin_longjmp may not target the function that called it,
+/// and this one's frame holds nothing the jump could leave stale.
+[[gnu::noinline]] bool runScoped(void (*packed)(void **), void **args,
+                                 CallScope &scope) {
+  if (__builtin_setjmp(scope.jump))
+    return false;
+  packed(args);
+  return true;
+}
+} // namespace
+
 extern "C" {
+/// A failed tfc.check: `message` with each "{}" replaced by the next value.
+static void tfcCheckFailed(int32_t kind, const char *message, int64_t count,
+                           int64_t v0, int64_t v1, int64_t v2, int64_t v3,
+                           int64_t v4, int64_t v5, int64_t v6, int64_t v7) {
+  const int64_t values[] = {v0, v1, v2, v3, v4, v5, v6, v7};
+  std::string text;
+  int64_t next = 0;
+  for (const char *c = message ? message : "check failed"; *c; ++c) {
+    if (c[0] == '{' && c[1] == '}') {
+      text += next < count && next < 8 ? std::to_string(values[next]) : "?";
+      ++next;
+      ++c;
+      continue;
+    }
+    text += *c;
+  }
+  if (CallScope *scope = callScope)
+    stopCall(scope, kind == 0, std::move(text));
+  // Not inside callInto (no caller to report to): the first failure is
+  // kept like a failed assert's.
+  if (!pendingAssert)
+    pendingAssert = new std::string(std::move(text));
+}
 static void tfcAssert(uint32_t ok, const char *message) {
   // i1 arrives in a register whose upper bits LLVM leaves unspecified.
   ok &= 1;
@@ -83,13 +142,41 @@ static void tfcAssert(uint32_t ok, const char *message) {
     return;
   pendingAssert = new std::string(message ? message : "assertion failed");
 }
-static void *mlirAlloc(uint64_t bytes) { return tfc_rt_alloc(bytes); }
+static void *mlirAlloc(uint64_t bytes) {
+  void *p = tfc_rt_alloc(bytes);
+  CallScope *scope = callScope;
+  if (!p && bytes) [[unlikely]] {
+    // As the eager allocator reports it; the code must not write through
+    // the null pointer. (A worker thread of a parallel loop has no scope:
+    // it gets the null pointer, as before.)
+    if (scope)
+      stopCall(scope, /*invalidArgument=*/false,
+               "allocator: out of memory allocating " + std::to_string(bytes) +
+                   " bytes");
+    return p;
+  }
+  if (scope)
+    scope->live.push_back(p);
+  return p;
+}
 static void *mlirAlignedAlloc(uint64_t alignment, uint64_t bytes) {
   // The runtime's buffers are 64-byte aligned, enough for any vector type.
   (void)alignment;
-  return tfc_rt_alloc(bytes);
+  return mlirAlloc(bytes);
 }
-static void mlirFree(void *ptr) { tfc_rt_free(ptr); }
+static void mlirFree(void *ptr) {
+  if (CallScope *scope = callScope) {
+    // Usually the most recent allocation: search from the back.
+    auto &live = scope->live;
+    for (size_t i = live.size(); i-- > 0;)
+      if (live[i] == ptr) {
+        live[i] = live.back();
+        live.pop_back();
+        break;
+      }
+  }
+  tfc_rt_free(ptr);
+}
 
 /// memref.copy between non-contiguous memrefs lowers to a call of
 /// `memrefCopy` (normally from libmlir_c_runner_utils, which the JIT does not
@@ -351,6 +438,7 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
       reinterpret_cast<void *>(&mlirAlignedAlloc));
   add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&mlirFree));
   add("tfc_rt_assert", reinterpret_cast<void *>(&tfcAssert));
+  add("tfc_rt_check_failed", reinterpret_cast<void *>(&tfcCheckFailed));
   add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
   // Library calls (tfc-linalg-to-blas).
   add("_mlir_ciface_tfc_rt_gemm_f32",
@@ -764,9 +852,24 @@ void CompiledModule::Impl::callInto(const FunctionSignature &fn,
 
   std::string *previous = pendingAssert;
   pendingAssert = nullptr;
-  fn.packed(packed.data());
+  CallScope scope;
+  CallScope *outerScope = callScope;
+  callScope = &scope;
+  bool completed = runScoped(fn.packed, packed.data(), scope);
+  callScope = outerScope;
   std::unique_ptr<std::string> failure(pendingAssert);
   pendingAssert = previous;
+  if (!completed) {
+    // Stopped by a check: the result descriptors were never written, and
+    // the buffers still live are the code's own.
+    for (void *ptr : scope.live)
+      tfc_rt_free(ptr);
+    for (size_t i = 0; i < fn.results.size(); ++i)
+      results[i] = Tensor();
+    if (scope.invalidArgument)
+      throw InvalidArgumentError(scope.message);
+    throw RuntimeError(scope.message);
+  }
 
   // Adopt results (freeing them again if the call failed). Results that
   // share one allocation share one Storage.

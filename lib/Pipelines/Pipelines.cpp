@@ -21,6 +21,9 @@ void tfc::buildTfcToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Before fusion: the checks read dims off the unfused values.
+  pm.addPass(createTfcInsertRuntimeChecksPass());
+  pm.addPass(createCSEPass());
   if (options.fuseElementwise) {
     pm.addPass(createTfcFuseElementwisePass());
     if (options.dedupFusions)

@@ -104,14 +104,15 @@ func.func @single(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // -----
 
 // Dynamic dims: the size comes from %x, read at the iteration space's shape;
-// the row broadcast is affine (its dim is static and matches).
+// the row broadcast is affine (its dims are a static 1 and a matching 4). (A
+// broadcast to a dynamic leading dim does not verify: nothing sizes it.)
 // CHECK-LABEL: func @dynamic
-// CHECK: tfc.fusion loop(%{{.*}}, %{{.*}}) : (tensor<4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: tfc.fusion loop(%{{.*}}, %{{.*}}) : (tensor<1x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
 // CHECK: tfc.broadcast_to
 // CHECK: tfc.add
 // CHECK: tfc.relu
-func.func @dynamic(%x: tensor<?x4xf32>, %b: tensor<4xf32>) -> tensor<?x4xf32> {
-  %bb = tfc.broadcast_to %b : tensor<4xf32> to tensor<?x4xf32>
+func.func @dynamic(%x: tensor<?x4xf32>, %b: tensor<1x4xf32>) -> tensor<?x4xf32> {
+  %bb = tfc.broadcast_to %b : tensor<1x4xf32> to tensor<?x4xf32>
   %0 = tfc.add %x, %bb : tensor<?x4xf32>
   %1 = tfc.relu %0 : tensor<?x4xf32>
   return %1 : tensor<?x4xf32>

@@ -871,3 +871,12 @@ func.func @assert_vector(%p: tensor<2xi1>) {
   tfc.assert %p, "never" : tensor<2xi1>
   return
 }
+
+// -----
+
+// A dynamic leading result dim has no operand dim to take its size from.
+func.func @broadcast_dynamic_leading(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'tfc.broadcast_to' op cannot broadcast 'tensor<4xf32>' to 'tensor<?x4xf32>': dynamic dim #0 of the result has no operand dim to take its size from}}
+  %0 = tfc.broadcast_to %a : tensor<4xf32> to tensor<?x4xf32>
+  return
+}

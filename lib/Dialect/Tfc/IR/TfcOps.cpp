@@ -620,6 +620,13 @@ LogicalResult BroadcastToOp::verify() {
   if (rankDiff < 0)
     return emitOpError("cannot broadcast ")
            << operandType << " to the lower-rank " << resultType;
+  // A dynamic result dim takes its run-time size from the aligned operand
+  // dim; a leading one has none (the interpreter could only fail on it).
+  for (int64_t i = 0; i < rankDiff; ++i)
+    if (resultType.isDynamicDim(i))
+      return emitOpError("cannot broadcast ")
+             << operandType << " to " << resultType << ": dynamic dim #" << i
+             << " of the result has no operand dim to take its size from";
   for (auto [i, dim] : llvm::enumerate(operandType.getShape())) {
     int64_t target = resultType.getDimSize(i + rankDiff);
     if (dim != 1 && !dimsCompatible(dim, target))

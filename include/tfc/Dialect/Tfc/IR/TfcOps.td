@@ -1091,6 +1091,63 @@ def Tfc_AssertOp : Tfc_Op<"assert", [
   let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
 }
 
+def Tfc_CheckKindAttr : I64EnumAttr<"CheckKind",
+    "the error class a failed run-time check raises", [
+      I64EnumAttrCase<"invalid_argument", 0>, I64EnumAttrCase<"runtime", 1>]> {
+  let cppNamespace = "::mlir::tfc";
+}
+
+def Tfc_CheckOp : Tfc_Op<"check", [
+    MemoryEffects<[MemWrite<Tfc_OutputResource>]>]> {
+  let summary = "stops the call when a scalar condition on dims is false";
+  let description = [{
+    Emitted by `tfc-insert-runtime-checks` before an op whose validity
+    depends on dynamic dims. When `ok` is false the call stops at once (no
+    later op runs) and the caller receives a `kind` error
+    (`invalid_argument`: tfc::InvalidArgumentError; `runtime`:
+    tfc::RuntimeError) whose text is `message` with each `{}` replaced by
+    the next of `values`.
+
+    Example:
+    ```mlir
+    tfc.check %ok, invalid_argument, "tfc.add: operand shapes ({},) and ({},) differ" (%n, %m)
+    ```
+  }];
+  let arguments = (ins I1:$ok, Tfc_CheckKindAttr:$kind, StrAttr:$message,
+                       Variadic<Index>:$values);
+  let assemblyFormat = [{
+    $ok `,` $kind `,` $message (`(` $values^ `)`)? attr-dict
+  }];
+}
+
+def Tfc_ElementPredicateAttr : I64EnumAttr<"ElementPredicate",
+    "what tfc.check_elements requires of every element", [
+      I64EnumAttrCase<"nonzero", 0>, I64EnumAttrCase<"nonnegative", 1>]> {
+  let cppNamespace = "::mlir::tfc";
+}
+
+def Tfc_CheckElementsOp : Tfc_Op<"check_elements", [
+    MemoryEffects<[MemWrite<Tfc_OutputResource>]>]> {
+  let summary = "stops the call unless every element satisfies a predicate";
+  let description = [{
+    Emitted by `tfc-insert-runtime-checks` for the divisor of an integer
+    `floor_div` / `mod` (`nonzero`) and the exponent of an integer `pow`
+    (`nonnegative`). The check is one vectorized pass over `operand`
+    before the op; when an element fails it, the call stops with a
+    tfc::RuntimeError carrying `message`.
+
+    Example:
+    ```mlir
+    tfc.check_elements %b, nonzero, "tfc.floor_div: integer division by zero" : tensor<?xi32>
+    ```
+  }];
+  let arguments = (ins Tfc_IntTensor:$operand, Tfc_ElementPredicateAttr:$predicate,
+                       StrAttr:$message);
+  let assemblyFormat = [{
+    $operand `,` $predicate `,` $message attr-dict `:` type($operand)
+  }];
+}
+
 include "tfc/Dialect/Tfc/IR/TfcAutodiffOps.td"
 
 #endif // TFC_OPS_TD

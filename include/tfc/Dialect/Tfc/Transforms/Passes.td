@@ -39,6 +39,45 @@ def TfcPromoteVariablesPass : Pass<"tfc-promote-variables", "ModuleOp"> {
   }];
 }
 
+def TfcInsertRuntimeChecksPass : Pass<"tfc-insert-runtime-checks"> {
+  let summary = "Check at run time what the verifier cannot: dynamic dims, divisors";
+  let description = [{
+    Compiled code must fail where the interpreter and the eager kernels fail.
+    Before each op whose validity depends on a dynamic dim this pass emits a
+    `tfc.check` on the dims (InvalidArgumentError): elementwise operands of
+    equal shape, matmul inner and batch dims, reshape element counts, squeeze
+    axes of size 1, slice bounds, broadcast sources (1 or the target dim),
+    concat's non-axis dims, cross-entropy labels against logits, and
+    reduce_max / reduce_min / argmax (and an integer reduce_mean) over zero
+    elements of a non-empty result. A check whose condition folds to true is
+    not emitted (static shapes need none); one that folds to false stays and
+    fails every call, as the interpreter would.
+
+    The dims are read from values computed before any fusion group (an
+    elementwise result's dims are its first operand's), so the checks are a
+    few scalar compares per op, outside every loop over elements, and they
+    do not keep values out of fusion groups.
+
+    Integer `floor_div` / `mod` get a `tfc.check_elements ... nonzero` on the
+    divisor and integer `pow` a `nonnegative` one on the exponent
+    (RuntimeError); a constant divisor is checked here instead.
+
+    Example:
+    ```mlir
+    %0 = tfc.add %a, %b : tensor<?xf32>
+    // becomes
+    %c0 = arith.constant 0 : index
+    %da = tensor.dim %a, %c0 : tensor<?xf32>
+    %db = tensor.dim %b, %c0 : tensor<?xf32>
+    %ok = arith.cmpi eq, %da, %db : index
+    tfc.check %ok, invalid_argument, "tfc.add: operand shapes ({},) and ({},) differ at run time; elementwise ops do not broadcast" (%da, %db)
+    %0 = tfc.add %a, %b : tensor<?xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def TfcFuseElementwisePass : Pass<"tfc-fuse-elementwise"> {
   let summary = "Group elementwise producer-consumer chains into tfc.fusion ops";
   let description = [{
