@@ -247,10 +247,10 @@ std::string printOp(Operation *op) {
 class StageTimer {
 public:
   StageTimer(ModuleOp module, const TraceInfo &trace)
-      : enabled(::tfc::log::enabled(::tfc::log::Category::Timing)),
+      : enabled(::tfc::logging::enabled(::tfc::logging::Category::Timing)),
         trace(trace) {
     if (enabled)
-      label = detail::moduleLabel(module);
+      label = ::tfc::jit::detail::moduleLabel(module);
   }
   void mark(const char *stage) {
     if (!enabled)
@@ -279,7 +279,7 @@ public:
       total += ms.count();
     }
     os << " | total " << llvm::format("%.2f", total);
-    ::tfc::log::emit(line);
+    ::tfc::logging::emit(line);
   }
 
 private:
@@ -452,7 +452,9 @@ void addPackedEntryPoints(
 // Dumps (TFC_DUMP_DIR)
 //===----------------------------------------------------------------------===//
 
-std::string detail::moduleLabel(ModuleOp module) {
+namespace tfc::jit::detail {
+
+std::string moduleLabel(ModuleOp module) {
   std::string name;
   for (auto fn : module.getOps<func::FuncOp>())
     if (!fn.isPrivate() && !fn.isDeclaration()) {
@@ -468,8 +470,7 @@ std::string detail::moduleLabel(ModuleOp module) {
   return name.empty() ? "module" : name;
 }
 
-detail::StageDumper::StageDumper(const CompileOptions &options,
-                                 ModuleOp module) {
+StageDumper::StageDumper(const CompileOptions &options, ModuleOp module) {
   std::string dir = options.dump_dir;
   if (dir.empty())
     if (const char *env = std::getenv("TFC_DUMP_DIR"))
@@ -487,8 +488,7 @@ detail::StageDumper::StageDumper(const CompileOptions &options,
   prefix = dir + "/" + number + "-" + moduleLabel(module) + ".";
 }
 
-void detail::StageDumper::dump(int index, StringRef stage,
-                               Operation *op) const {
+void StageDumper::dump(int index, StringRef stage, Operation *op) const {
   if (!enabled())
     return;
   std::string text;
@@ -499,8 +499,7 @@ void detail::StageDumper::dump(int index, StringRef stage,
   dump(index, stage, StringRef(text));
 }
 
-void detail::StageDumper::dump(int index, StringRef stage,
-                               StringRef text) const {
+void StageDumper::dump(int index, StringRef stage, StringRef text) const {
   if (!enabled())
     return;
   std::string path = prefix + std::to_string(index) + "-" + stage.str() +
@@ -508,6 +507,8 @@ void detail::StageDumper::dump(int index, StringRef stage,
   std::ofstream f(path);
   f << text.str();
 }
+
+} // namespace tfc::jit::detail
 
 //===----------------------------------------------------------------------===//
 // Compile
@@ -545,7 +546,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options,
   if (failed(verify(module)))
     throw fail("tfc module failed to verify");
 
-  detail::StageDumper dumper(options, module);
+  ::tfc::jit::detail::StageDumper dumper(options, module);
   auto impl = std::make_shared<Impl>();
   impl->stages["tfc"] = printOp(module);
   dumper.dump(0, "tfc", module);

@@ -36,6 +36,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <typeindex>
 #include <unordered_map>
 
 using namespace tfc;
@@ -1131,8 +1132,17 @@ std::string callable_name(const std::type_info &type, const void *function) {
         symbol && symbol != function)
       name += "_fn";
   if (name.empty()) {
-    static std::atomic<unsigned> anonymous{0};
-    name = "fn_" + std::to_string(anonymous.fetch_add(1));
+    // One number per callable (type and address), so a function object
+    // made again for the same callable gets the same name and its compiles
+    // hit the compile cache.
+    static std::mutex mutex;
+    static std::map<std::pair<std::type_index, const void *>, unsigned>
+        numbers;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = numbers.try_emplace({std::type_index(type), function},
+                                  numbers.size())
+                  .first;
+    name = "fn_" + std::to_string(it->second);
   }
   return name;
 }
@@ -1399,14 +1409,14 @@ void FunctionCore::reportRetrace(
   int trace = impl->tracingCount + 1;
   if (trace == 1)
     return;
-  bool logIt = log::enabled(log::Category::Retrace);
+  bool logIt = logging::enabled(logging::Category::Retrace);
   bool warn = false;
   std::string change;
   size_t closest = 0;
   {
     std::lock_guard<std::mutex> lock(impl->mutex);
     warn = warnsAt(trace) && impl->warnedAt != trace &&
-           log::enabled(log::Category::Warnings);
+           logging::enabled(logging::Category::Warnings);
     if (warn)
       impl->warnedAt = trace;
     if (!logIt && !warn)
@@ -1438,10 +1448,10 @@ void FunctionCore::reportRetrace(
       line += "; reduce_retracing: the dynamic-shape trace failed, so this "
               "shape is traced as it is";
     }
-    log::emit(line);
+    logging::emit(line);
   }
   if (warn)
-    log::emit(
+    logging::emit(
         "tfc: warning: tfc::function '" + name + "' is being traced for the " +
         ordinal(trace) + " time (" + change +
         "). Each trace compiles anew, which is expensive. Tensor shapes that "

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-namespace tfc::log {
+namespace tfc::logging {
 namespace {
 
 constexpr unsigned bit(Category c) { return 1u << static_cast<unsigned>(c); }
@@ -82,4 +82,4 @@ void emit(std::string_view line) {
   std::fflush(stderr);
 }
 
-} // namespace tfc::log
+} // namespace tfc::logging

@@ -18,7 +18,7 @@
 
 #include <string_view>
 
-namespace tfc::log {
+namespace tfc::logging {
 
 enum class Category { Retrace, Warnings, Timing };
 
@@ -30,6 +30,6 @@ bool enabled(Category category);
 /// from concurrent threads do not interleave.
 void emit(std::string_view line);
 
-} // namespace tfc::log
+} // namespace tfc::logging
 
 #endif // TFC_RUNTIME_LOG_H
