@@ -1265,7 +1265,8 @@ std::string describeChange(size_t i, const KeyArg &before,
     if (scalarType(before) == scalarType(after))
       return head + " value " + scalarValue(before) + " -> " +
              scalarValue(after);
-    return head + " " + describeArg(before) + " -> " + describeArg(after);
+    return head + " scalar " + scalarType(before) + " " + scalarValue(before) +
+           " -> " + scalarType(after) + " " + scalarValue(after);
   }
   return head + " changed";
 }
