@@ -946,8 +946,12 @@ CompiledModule::Impl::call(std::string_view name,
 CompiledModule::CompiledModule(std::shared_ptr<Impl> impl)
     : impl_(std::move(impl)) {}
 
-CompiledModule CompiledModule::from_source(std::string_view text,
-                                           CompileOptions options) {
+namespace {
+/// `name` is the source buffer's name: locations in diagnostics and in
+/// TFC_DUMP_DIR dumps say it.
+std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
+                                                  const CompileOptions &options,
+                                                  llvm::StringRef name) {
   std::lock_guard<std::recursive_mutex> lock(contextMutex());
   MLIRContext &ctx = sharedContext();
   OwningOpRef<ModuleOp> module;
@@ -957,14 +961,20 @@ CompiledModule CompiledModule::from_source(std::string_view text,
     llvm::SourceMgr sm;
     sm.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(
-            llvm::StringRef(text.data(), text.size()), "<source>"),
+            llvm::StringRef(text.data(), text.size()), name),
         llvm::SMLoc());
     module = parseSourceFile<ModuleOp>(sm, &ctx);
     diagnostics = diags.text;
   }
   if (!module)
     throw CompileError("failed to parse the tfc module:\n" + diagnostics);
-  return CompiledModule(Impl::compile(*module, options));
+  return CompiledModule::Impl::compile(*module, options);
+}
+} // namespace
+
+CompiledModule CompiledModule::from_source(std::string_view text,
+                                           CompileOptions options) {
+  return CompiledModule(compileText(text, options, "<source>"));
 }
 
 CompiledModule CompiledModule::from_file(const std::string &path,
@@ -975,7 +985,7 @@ CompiledModule CompiledModule::from_file(const std::string &path,
                                path + "'");
   std::string text((std::istreambuf_iterator<char>(f)),
                    std::istreambuf_iterator<char>());
-  return from_source(text, options);
+  return CompiledModule(compileText(text, options, path));
 }
 
 bool CompiledModule::from_cache() const { return impl_->fromCache; }

@@ -15,9 +15,9 @@
 // FILES-NEXT: 0000-double.3-llvm.ll
 // FILES-NOT: {{.}}
 // The source lines of this file survive each MLIR stage.
-// TFC: tfc.add {{.*}} loc("{{.*}}dump-dir.mlir":[[#ADD:]]:8)
+// TFC: tfc.add {{.*}} loc("{{.*}}dump-dir.mlir":{{[0-9]+}}:8)
 // OPT: linalg.generic
-// OPT: loc("{{.*}}dump-dir.mlir":[[#ADD:]]:8)
+// OPT: arith.addf {{.*}} loc("{{.*}}dump-dir.mlir":{{[0-9]+}}:8)
 // LLVMDIALECT: llvm.fadd {{.*}} loc(
 // LLVMDIALECT-SAME: dump-dir.mlir
 // LLVM: define {{.*}}@double
