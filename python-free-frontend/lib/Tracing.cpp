@@ -36,7 +36,6 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <typeindex>
 #include <unordered_map>
 
 using namespace tfc;
@@ -1111,7 +1110,8 @@ std::string readableName(const std::string &demangled) {
 }
 } // namespace
 
-std::string callable_name(const std::type_info &type, const void *function) {
+std::string callable_name(const char *type_name, const void *function,
+                          const void *type_key) {
   std::string name;
   if (function) {
     // Only an exact symbol: dladdr otherwise returns the nearest exported
@@ -1120,8 +1120,8 @@ std::string callable_name(const std::type_info &type, const void *function) {
     if (dladdr(function, &info) && info.dli_sname &&
         info.dli_saddr == function)
       name = readableName(demangle(info.dli_sname));
-  } else if (type != typeid(void)) {
-    name = readableName(demangle(type.name()));
+  } else if (type_name) {
+    name = readableName(demangle(type_name));
   }
   // A C symbol of that name ("log", "exp") would be shadowed inside the
   // compiled module by the traced function: code lowered to a libm call
@@ -1136,12 +1136,9 @@ std::string callable_name(const std::type_info &type, const void *function) {
     // made again for the same callable gets the same name and its compiles
     // hit the compile cache.
     static std::mutex mutex;
-    static std::map<std::pair<std::type_index, const void *>, unsigned>
-        numbers;
+    static std::map<std::pair<const void *, const void *>, unsigned> numbers;
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = numbers.try_emplace({std::type_index(type), function},
-                                  numbers.size())
-                  .first;
+    auto it = numbers.try_emplace({type_key, function}, numbers.size()).first;
     name = "fn_" + std::to_string(it->second);
   }
   return name;
@@ -1338,7 +1335,7 @@ bool warnsAt(int trace) {
 FunctionCore::FunctionCore(FunctionOptions options) : impl(new Impl) {
   impl->options = std::move(options);
   if (impl->options.name.empty())
-    impl->options.name = callable_name(typeid(void), nullptr);
+    impl->options.name = callable_name(nullptr, nullptr, nullptr);
 }
 FunctionCore::~FunctionCore() = default;
 

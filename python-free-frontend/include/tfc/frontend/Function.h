@@ -264,11 +264,24 @@ template <> struct TracedArg<Tensor> {
 /// Restores the eager state if a trace throws.
 void abort_trace(TraceSessionPtr session);
 
-/// The IR name of a callable of type `type` (FunctionOptions::name's rule);
-/// `function` is the address when the callable is a function pointer
-/// (named through the dynamic symbol table), else null. "fn_<N>" when
-/// nothing readable is found.
-std::string callable_name(const std::type_info &type, const void *function);
+/// The IR name of a callable (FunctionOptions::name's rule). `type_name`
+/// is typeid(F).name() (null without RTTI); `function` the address when
+/// the callable is a function pointer (named through the dynamic symbol
+/// table), else null; `type_key` an address unique to F, so the fallback
+/// "fn_<N>" is the same each time for one callable.
+std::string callable_name(const char *type_name, const void *function,
+                          const void *type_key);
+
+template <class F> struct TypeKey {
+  static constexpr char id = 0;
+};
+template <class F> const char *type_name_of() {
+#if defined(__GXX_RTTI) || defined(__cpp_rtti) || defined(_CPPRTTI)
+  return typeid(F).name();
+#else
+  return nullptr;
+#endif
+}
 
 template <class T> struct IsStdFunction : std::false_type {};
 template <class R, class... A>
@@ -279,15 +292,22 @@ struct IsStdFunction<std::function<R(A...)>> : std::true_type {
 template <class F> std::string default_name(const F &f) {
   if constexpr (std::is_pointer_v<F> &&
                 std::is_function_v<std::remove_pointer_t<F>>) {
-    return callable_name(typeid(F), reinterpret_cast<const void *>(f));
+    return callable_name(nullptr, reinterpret_cast<const void *>(f),
+                         &TypeKey<F>::id);
   } else if constexpr (IsStdFunction<F>::value) {
     // Name what the std::function holds.
     using Pointer = typename IsStdFunction<F>::Pointer;
     if (const Pointer *p = f.template target<Pointer>())
-      return callable_name(typeid(Pointer), reinterpret_cast<const void *>(*p));
-    return callable_name(f.target_type(), nullptr);
+      return callable_name(nullptr, reinterpret_cast<const void *>(*p),
+                           &TypeKey<Pointer>::id);
+#if defined(__GXX_RTTI) || defined(__cpp_rtti) || defined(_CPPRTTI)
+    return callable_name(f.target_type().name(), nullptr,
+                         &f.target_type());
+#else
+    return callable_name(nullptr, nullptr, &TypeKey<F>::id);
+#endif
   } else {
-    return callable_name(typeid(F), nullptr);
+    return callable_name(type_name_of<F>(), nullptr, &TypeKey<F>::id);
   }
 }
 
