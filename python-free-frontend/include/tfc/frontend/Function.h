@@ -126,7 +126,7 @@ struct CallArgs {
   /// Tag flags of a scalar: the value's kind, so that int -1 and unsigned
   /// 4294967295 (same bits) are different signatures and the retrace log
   /// can print the value.
-  enum ScalarFlags : uint64_t { kFloat = 1, kSigned = 2, kBool = 4 };
+  static constexpr uint64_t kFloat = 1, kSigned = 2, kBool = 4;
   template <class S>
   requires std::is_arithmetic_v<S>
   void add(S s) {
