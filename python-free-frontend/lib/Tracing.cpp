@@ -1436,11 +1436,15 @@ void FunctionCore::reportRetrace(
         if (all[i].kind() == 't')
           position.push_back(i);
       for (size_t i = 0; i < relaxed.size() && i < position.size(); ++i) {
-        std::string shape = shape_to_string(relaxed[i]);
-        for (size_t at; (at = shape.find("-1")) != std::string::npos;)
-          shape.replace(at, 2, "?");
-        line += (i ? ", " : " ") + std::string("argument ") +
-                std::to_string(position[i]) + " " + shape;
+        line += i ? ", argument " : " argument ";
+        line += std::to_string(position[i]);
+        line += " (";
+        for (size_t d = 0; d < relaxed[i].size(); ++d) {
+          if (d)
+            line += ", ";
+          line += relaxed[i][d] < 0 ? "?" : std::to_string(relaxed[i][d]);
+        }
+        line += relaxed[i].size() == 1 ? ",)" : ")";
       }
     } else if (relaxFailed) {
       line += "; reduce_retracing: the dynamic-shape trace failed, so this "
