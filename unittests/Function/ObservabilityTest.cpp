@@ -14,10 +14,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <set>
-#include <sstream>
 #include <optional>
 #include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -107,7 +107,8 @@ TEST(FunctionNames, Lambdas) {
   Tensor x = constant({1.f, 2.f});
   first(x);
   second(x);
-  EXPECT_EQ(funcName(first.ir()), "FunctionNames_Lambdas_Test_TestBody_lambda1");
+  EXPECT_EQ(funcName(first.ir()),
+            "FunctionNames_Lambdas_Test_TestBody_lambda1");
   EXPECT_EQ(funcName(second.ir()),
             "FunctionNames_Lambdas_Test_TestBody_lambda2");
 }
@@ -118,8 +119,8 @@ TEST(FunctionNames, FunctorsFunctionPointersAndFallback) {
   auto scale = function(app::Scale<3>{});
   auto exported = function(&observability_double_it);
   auto hidden = function(&hiddenDouble);
-  auto wrapped = function(std::function<Tensor(const Tensor &)>(
-      &observability_double_it));
+  auto wrapped =
+      function(std::function<Tensor(const Tensor &)>(&observability_double_it));
   EXPECT_EQ(model(x).to_vector<float>(), (std::vector<float>{1.f, 4.f}));
   EXPECT_EQ(scale(x).to_vector<float>(), (std::vector<float>{3.f, 6.f}));
   EXPECT_EQ(exported(x).to_vector<float>(), (std::vector<float>{2.f, 4.f}));
@@ -190,11 +191,10 @@ TEST(RetraceLog, ShapeChange) {
 TEST(RetraceLog, DtypeScalarAndVariable) {
   ScopedEnv env("TFC_LOG", "retrace");
   Variable a(constant({1.f, 2.f})), b(constant({3.f, 4.f}));
-  auto f = function(
-      [](const Tensor &x, const Variable &v, auto s) {
-        return std::make_pair(x * s, Tensor(v) * 2.f);
-      },
-      named("mixed"));
+  auto f =
+      function([](const Tensor &x, const Variable &v,
+                  auto s) { return std::make_pair(x * s, Tensor(v) * 2.f); },
+               named("mixed"));
   Tensor x32 = constant({1.f, 1.f});
   std::string err = stderrOf([&] {
     f(x32, a, 3);
@@ -252,8 +252,7 @@ TEST(RetraceLog, UnknownCategoryIsReportedNotFatal) {
     f(zeros({3}));
   });
   // Reported once per process; the known category still applies.
-  EXPECT_NE(err.find("tfc: retracing 'b' (trace 2)"), std::string::npos)
-      << err;
+  EXPECT_NE(err.find("tfc: retracing 'b' (trace 2)"), std::string::npos) << err;
   EXPECT_LE(countOf(err, "unknown category 'bogus'"), 1) << err;
 }
 
@@ -299,8 +298,8 @@ TEST(RetraceWarning, SilencedByTfcLog) {
 // --- TFC_TIMING ------------------------------------------------------------
 
 TEST(Timing, LinesNameTheFunctionAndIncludeTheTrace) {
-  for (auto [var, value] : {std::pair{"TFC_TIMING", "1"},
-                            std::pair{"TFC_LOG", "timing"}}) {
+  for (auto [var, value] :
+       {std::pair{"TFC_TIMING", "1"}, std::pair{"TFC_LOG", "timing"}}) {
     ScopedEnv timing("TFC_TIMING", std::nullopt);
     ScopedEnv log("TFC_LOG", std::nullopt);
     ScopedEnv set(var, value);
@@ -380,7 +379,8 @@ TEST_F(DumpDir, OneSetPerCompileWithSourceLocations) {
   }
   EXPECT_EQ(numbers.size(), 2u);
   // The traced op carries this file's line; the lowered IR keeps it.
-  std::string tfcDump = readFile(dir / (*numbers.begin() + "-dumped.0-tfc.mlir"));
+  std::string tfcDump =
+      readFile(dir / (*numbers.begin() + "-dumped.0-tfc.mlir"));
   EXPECT_TRUE(std::regex_search(
       tfcDump, std::regex("tfc\\.add .* loc\\(\"[^\"]*ObservabilityTest\\.cpp\""
                           ":[0-9]+:[0-9]+\\)")))
