@@ -959,10 +959,9 @@ std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
   {
     DiagnosticCollector diags(ctx);
     llvm::SourceMgr sm;
-    sm.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(
-            llvm::StringRef(text.data(), text.size()), name),
-        llvm::SMLoc());
+    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
+                              llvm::StringRef(text.data(), text.size()), name),
+                          llvm::SMLoc());
     module = parseSourceFile<ModuleOp>(sm, &ctx);
     diagnostics = diags.text;
   }

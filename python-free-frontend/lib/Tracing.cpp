@@ -31,9 +31,9 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <cxxabi.h>
 #include <dlfcn.h>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -1117,8 +1117,7 @@ std::string callable_name(const char *type_name, const void *function,
     // Only an exact symbol: dladdr otherwise returns the nearest exported
     // symbol below the address, another function's name.
     Dl_info info{};
-    if (dladdr(function, &info) && info.dli_sname &&
-        info.dli_saddr == function)
+    if (dladdr(function, &info) && info.dli_sname && info.dli_saddr == function)
       name = readableName(demangle(info.dli_sname));
   } else if (type_name) {
     name = readableName(demangle(type_name));
@@ -1251,8 +1250,8 @@ std::string describeChange(size_t i, const KeyArg &before,
       out = head + " dtype " + b + " -> " + a;
     std::string bs = tensorShape(before), as = tensorShape(after);
     if (bs != as)
-      out += (out.empty() ? head : std::string(",")) + " shape " + bs +
-             " -> " + as;
+      out += (out.empty() ? head : std::string(",")) + " shape " + bs + " -> " +
+             as;
     return out;
   }
   case 'v':
@@ -1277,8 +1276,8 @@ std::string describeRetrace(const std::vector<std::vector<uint64_t>> &traced,
   size_t best = 0, bestScore = SIZE_MAX;
   for (size_t t = 0; t < traced.size(); ++t) {
     std::vector<KeyArg> old = splitKey(traced[t].data(), traced[t].size());
-    size_t score = std::max(old.size(), now.size()) -
-                   std::min(old.size(), now.size());
+    size_t score =
+        std::max(old.size(), now.size()) - std::min(old.size(), now.size());
     for (size_t i = 0; i < std::min(old.size(), now.size()); ++i)
       score += !(old[i] == now[i]);
     if (score <= bestScore) {
@@ -1289,8 +1288,7 @@ std::string describeRetrace(const std::vector<std::vector<uint64_t>> &traced,
   closest = best + 1;
   if (traced.empty())
     return "";
-  std::vector<KeyArg> old =
-      splitKey(traced[best].data(), traced[best].size());
+  std::vector<KeyArg> old = splitKey(traced[best].data(), traced[best].size());
   std::vector<std::string> changes;
   if (old.size() != now.size())
     changes.push_back(std::to_string(old.size()) + " arguments -> " +
@@ -1423,8 +1421,8 @@ void FunctionCore::reportRetrace(
   }
   const std::string &name = impl->options.name;
   if (logIt) {
-    std::string line = "tfc: retracing '" + name + "' (trace " +
-                       std::to_string(trace);
+    std::string line =
+        "tfc: retracing '" + name + "' (trace " + std::to_string(trace);
     if (closest != static_cast<size_t>(trace - 1))
       line += ", closest to trace " + std::to_string(closest);
     line += "): " + change;

@@ -272,9 +272,7 @@ void abort_trace(TraceSessionPtr session);
 std::string callable_name(const char *type_name, const void *function,
                           const void *type_key);
 
-template <class F> struct TypeKey {
-  static constexpr char id = 0;
-};
+template <class F> struct TypeKey { static constexpr char id = 0; };
 template <class F> const char *type_name_of() {
 #if defined(__GXX_RTTI) || defined(__cpp_rtti) || defined(_CPPRTTI)
   return typeid(F).name();
@@ -301,8 +299,7 @@ template <class F> std::string default_name(const F &f) {
       return callable_name(nullptr, reinterpret_cast<const void *>(*p),
                            &TypeKey<Pointer>::id);
 #if defined(__GXX_RTTI) || defined(__cpp_rtti) || defined(_CPPRTTI)
-    return callable_name(f.target_type().name(), nullptr,
-                         &f.target_type());
+    return callable_name(f.target_type().name(), nullptr, &f.target_type());
 #else
     return callable_name(nullptr, nullptr, &TypeKey<F>::id);
 #endif
