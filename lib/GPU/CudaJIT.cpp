@@ -79,18 +79,9 @@ std::string print(Operation *op) {
   return s;
 }
 
-void dump(const std::string &dir, int index, StringRef stage, StringRef text) {
-  if (dir.empty())
-    return;
-  llvm::sys::fs::create_directories(dir);
-  std::ofstream(dir + "/" + std::to_string(index) + "-" + stage.str() +
-                (stage == "llvm" ? ".ll" : ".mlir"))
-      << text.str();
-}
-
 struct Lowering {
   Diagnostics &diags;
-  std::string dumpDir;
+  const ::tfc::jit::detail::StageDumper &dumper;
 
   CompileError fail(const std::string &what) const {
     return CompileError(diags.text.empty() ? what : what + ":\n" + diags.text);
@@ -103,7 +94,7 @@ struct Lowering {
     if (failed(verify(module)))
       throw fail("tfc module failed to verify");
     impl.stages["tfc"] = print(module);
-    dump(dumpDir, 0, "tfc", impl.stages["tfc"]);
+    dumper.dump(0, "tfc", module);
     PassManager pm(ctx);
     pm.addPass(createInlinerPass());
     pm.addPass(createSymbolDCEPass());
@@ -187,7 +178,7 @@ struct Lowering {
       if (failed(pm.run(module)))
         throw fail(step.what);
       stages[step.name] = print(module);
-      dump(dumpDir, index++, step.name, stages[step.name]);
+      dumper.dump(index++, step.name, module);
     }
   }
 };
@@ -200,13 +191,6 @@ std::vector<std::pair<std::string, std::string>> kernelsOf(ModuleOp module) {
         kernels.emplace_back(binary.getName().str(),
                              object.getObject().getValue().str());
   return kernels;
-}
-
-std::string dumpDirOf(const ::tfc::jit::CompileOptions &options) {
-  if (!options.dump_dir.empty())
-    return options.dump_dir;
-  const char *env = std::getenv("TFC_DUMP_DIR");
-  return env ? env : "";
 }
 
 std::once_flag nativeTargetOnce;
@@ -223,14 +207,17 @@ PtxModule compile_to_ptx(std::string_view text,
   std::lock_guard<std::recursive_mutex> lock(jit::contextMutex());
   MLIRContext &ctx = jit::sharedContext();
   Diagnostics diags(ctx);
-  Lowering lowering{diags, dumpDirOf(options)};
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
                             StringRef(text.data(), text.size()), "<source>"),
                         llvm::SMLoc());
   OwningOpRef<ModuleOp> module = jit::parseSourceGuarded(sm, &ctx);
   if (!module)
-    throw lowering.fail("failed to parse the tfc module");
+    throw CompileError(diags.text.empty()
+                           ? "failed to parse the tfc module"
+                           : "failed to parse the tfc module:\n" + diags.text);
+  jit::detail::StageDumper dumper(options, *module);
+  Lowering lowering{diags, dumper};
   CompiledModule::Impl impl;
   lowering.prepare(*module, impl);
   PtxModule result;
@@ -248,7 +235,8 @@ compileCuda(ModuleOp module, const jit::CompileOptions &options) {
     llvm::InitializeNativeTargetAsmPrinter();
   });
   Diagnostics diags(*module.getContext());
-  Lowering lowering{diags, dumpDirOf(options)};
+  jit::detail::StageDumper dumper(options, module);
+  Lowering lowering{diags, dumper};
   auto impl = std::make_shared<CompiledModule::Impl>();
   impl->target = ::tfc::Target::CUDA;
   lowering.prepare(module, *impl);
@@ -285,7 +273,7 @@ compileCuda(ModuleOp module, const jit::CompileOptions &options) {
     llvm::raw_string_ostream os(impl->stages["llvm"]);
     llvmModule->print(os, nullptr);
   }
-  dump(lowering.dumpDir, 5, "llvm", impl->stages["llvm"]);
+  dumper.dump(5, "llvm", StringRef(impl->stages["llvm"]));
 
   // Everything up to here runs without a GPU; running needs the driver.
   if (!cuda::driverAvailable())

@@ -21,6 +21,7 @@
 #include "tfc/runtime/CompiledCalls.h"
 #include "tfc/runtime/Cuda.h"
 #include "tfc/runtime/Error.h"
+#include "tfc/runtime/Log.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,7 +53,9 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -326,22 +329,18 @@ std::string printOp(Operation *op) {
   return s;
 }
 
-void dumpStage(const std::string &dir, int index, StringRef stage,
-               StringRef text) {
-  if (dir.empty())
-    return;
-  llvm::sys::fs::create_directories(dir);
-  std::string path = dir + "/" + std::to_string(index) + "-" + stage.str() +
-                     (stage == "llvm" ? ".ll" : ".mlir");
-  std::ofstream f(path);
-  f << text.str();
-}
-
-/// With TFC_TIMING set, the wall time of each compile stage goes to stderr
-/// (like `-mlir-timing`, but across MLIR, LLVM and linking).
+/// With TFC_TIMING=1 or TFC_LOG=timing, one stderr line per compile names
+/// the function and gives the wall time of its trace (when a tfc::function
+/// traced it) and of each compile stage (like `-mlir-timing`, but across
+/// MLIR, LLVM and linking).
 class StageTimer {
 public:
-  StageTimer() : enabled(std::getenv("TFC_TIMING") != nullptr) {}
+  StageTimer(ModuleOp module, const TraceInfo &trace)
+      : enabled(::tfc::logging::enabled(::tfc::logging::Category::Timing)),
+        trace(trace) {
+    if (enabled)
+      label = ::tfc::jit::detail::moduleLabel(module);
+  }
   void mark(const char *stage) {
     if (!enabled)
       return;
@@ -353,17 +352,29 @@ public:
   ~StageTimer() {
     if (!enabled)
       return;
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    os << "tfc timing '" << label << "'";
+    if (trace.trace > 0)
+      os << " trace " << trace.trace;
+    os << " (ms, wall):";
     double total = 0;
-    for (auto &[name, ms] : stages)
+    if (trace.traceMs >= 0) {
+      os << " trace " << llvm::format("%.2f", trace.traceMs);
+      total += trace.traceMs;
+    }
+    for (auto &[name, ms] : stages) {
+      os << " " << name << " " << llvm::format("%.2f", ms.count());
       total += ms.count();
-    llvm::errs() << "tfc compile timing (ms, wall):";
-    for (auto &[name, ms] : stages)
-      llvm::errs() << " " << name << " " << llvm::format("%.2f", ms.count());
-    llvm::errs() << " | total " << llvm::format("%.2f", total) << "\n";
+    }
+    os << " | total " << llvm::format("%.2f", total);
+    ::tfc::logging::emit(line);
   }
 
 private:
   bool enabled;
+  TraceInfo trace;
+  std::string label;
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
   std::vector<
       std::pair<const char *, std::chrono::duration<double, std::milli>>>
@@ -529,6 +540,68 @@ void addPackedEntryPoints(
 // --- end of the CUDA target's part ---
 
 //===----------------------------------------------------------------------===//
+// Dumps (TFC_DUMP_DIR)
+//===----------------------------------------------------------------------===//
+
+namespace tfc::jit::detail {
+
+std::string moduleLabel(ModuleOp module) {
+  std::string name;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (!fn.isPrivate() && !fn.isDeclaration()) {
+      name = fn.getName().str();
+      break;
+    }
+  // Quoted symbol names may hold anything: keep file names portable.
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_' && c != '.' && c != '-')
+      c = '_';
+  if (name.size() > 100)
+    name.resize(100);
+  return name.empty() ? "module" : name;
+}
+
+StageDumper::StageDumper(const CompileOptions &options, ModuleOp module) {
+  std::string dir = options.dump_dir;
+  if (dir.empty())
+    if (const char *env = std::getenv("TFC_DUMP_DIR"))
+      dir = env;
+  if (dir.empty())
+    return;
+  // One number per dumped compile, so retraces and compiles on several
+  // threads never share a file. The count is per process: processes
+  // dumping at once want a directory each.
+  static std::atomic<unsigned> counter{0};
+  unsigned n = counter.fetch_add(1, std::memory_order_relaxed);
+  llvm::sys::fs::create_directories(dir);
+  char number[16];
+  std::snprintf(number, sizeof(number), "%04u", n);
+  prefix = dir + "/" + number + "-" + moduleLabel(module) + ".";
+}
+
+void StageDumper::dump(int index, StringRef stage, Operation *op) const {
+  if (!enabled())
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // Locations inline (local scope prints them without #loc aliases), so
+  // each op shows the user's source line; the text still parses.
+  op->print(os, OpPrintingFlags().enableDebugInfo().useLocalScope());
+  dump(index, stage, StringRef(text));
+}
+
+void StageDumper::dump(int index, StringRef stage, StringRef text) const {
+  if (!enabled())
+    return;
+  std::string path = prefix + std::to_string(index) + "-" + stage.str() +
+                     (stage == "llvm" ? ".ll" : ".mlir");
+  std::ofstream f(path);
+  f << text.str();
+}
+
+} // namespace tfc::jit::detail
+
+//===----------------------------------------------------------------------===//
 // Compile
 //===----------------------------------------------------------------------===//
 
@@ -539,12 +612,16 @@ CompiledModule::Impl::~Impl() {
 }
 
 std::shared_ptr<CompiledModule::Impl>
-CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
+CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options,
+                              const TraceInfo &trace) {
   std::lock_guard<std::recursive_mutex> lock(contextMutex());
-  StageTimer timer;
+  StageTimer timer(module, trace);
   // --- Target::CUDA: lib/GPU/CudaJIT.cpp (docs/gpu.md) ---
-  if (options.target == Target::CUDA)
-    return ::tfc::gpu::compileCuda(module, options);
+  if (options.target == Target::CUDA) {
+    auto impl = ::tfc::gpu::compileCuda(module, options);
+    timer.mark("cuda-compile");
+    return impl;
+  }
   std::call_once(nativeTargetOnce, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -557,17 +634,13 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
       msg += ":\n" + diags.text;
     return CompileError(msg);
   };
-  std::string dumpDir = options.dump_dir;
-  if (dumpDir.empty())
-    if (const char *env = std::getenv("TFC_DUMP_DIR"))
-      dumpDir = env;
-
   if (failed(verify(module)))
     throw fail("tfc module failed to verify");
 
+  ::tfc::jit::detail::StageDumper dumper(options, module);
   auto impl = std::make_shared<Impl>();
   impl->stages["tfc"] = printOp(module);
-  dumpStage(dumpDir, 0, "tfc", impl->stages["tfc"]);
+  dumper.dump(0, "tfc", module);
   timer.mark("verify+print");
   // Inline calls first so that variable handles passed to callees can be
   // promoted along with the caller's.
@@ -628,7 +701,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     throw fail("lowering tfc to linalg failed");
   timer.mark("to-linalg");
   impl->stages["optimized"] = printOp(module);
-  dumpStage(dumpDir, 1, "optimized", impl->stages["optimized"]);
+  dumper.dump(1, "optimized", module);
   timer.mark("print");
   if (failed(runPipeline(module, [&](OpPassManager &pm) {
         mlir::tfc::buildLinalgToLLVMPipeline(pm, pipelineOptions);
@@ -636,7 +709,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     throw fail("lowering to the LLVM dialect failed");
   timer.mark("to-llvm-dialect");
   impl->stages["llvm-dialect"] = printOp(module);
-  dumpStage(dumpDir, 2, "llvm-dialect", impl->stages["llvm-dialect"]);
+  dumper.dump(2, "llvm-dialect", module);
   timer.mark("print");
 
   int opt = std::clamp(options.opt_level, 0, 3);
@@ -702,6 +775,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
     if (impl->jit) {
       cache::noteHit();
       impl->fromCache = true;
+      timer.mark("cache-load+link");
       llvmText = "; tfc: object code loaded from the compile cache (" +
                  cache::entryPath(cacheDir, key) +
                  "); LLVM optimisation and code generation were skipped.\n"
@@ -738,7 +812,7 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options) {
       throw fail("LLVM JIT linking failed: " + err);
     timer.mark("link");
   }
-  dumpStage(dumpDir, 3, "llvm", llvmText);
+  dumper.dump(3, "llvm", StringRef(llvmText));
   return impl;
 }
 
@@ -978,9 +1052,13 @@ CompiledModule::Impl::call(std::string_view name,
 CompiledModule::CompiledModule(std::shared_ptr<Impl> impl)
     : impl_(std::move(impl)) {}
 
-CompiledModule CompiledModule::from_source(std::string_view text,
-                                           CompileOptions options) {
-  if (std::string deep = checkSourceNesting(text, "<source>"); !deep.empty())
+namespace {
+/// `name` is the source buffer's name: locations in diagnostics and in
+/// TFC_DUMP_DIR dumps say it.
+std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
+                                                  const CompileOptions &options,
+                                                  llvm::StringRef name) {
+  if (std::string deep = checkSourceNesting(text, name.str()); !deep.empty())
     throw CompileError("failed to parse the tfc module:\n" + deep);
   std::lock_guard<std::recursive_mutex> lock(contextMutex());
   MLIRContext &ctx = sharedContext();
@@ -989,22 +1067,27 @@ CompiledModule CompiledModule::from_source(std::string_view text,
   {
     DiagnosticCollector diags(ctx);
     llvm::SourceMgr sm;
-    sm.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(
-            llvm::StringRef(text.data(), text.size()), "<source>"),
-        llvm::SMLoc());
+    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
+                              llvm::StringRef(text.data(), text.size()), name),
+                          llvm::SMLoc());
     module = parseSourceGuarded(sm, &ctx);
     diagnostics = diags.text;
   }
   if (!module)
     throw CompileError("failed to parse the tfc module:\n" + diagnostics);
-  return CompiledModule(Impl::compile(*module, options));
+  return CompiledModule::Impl::compile(*module, options);
+}
+} // namespace
+
+CompiledModule CompiledModule::from_source(std::string_view text,
+                                           CompileOptions options) {
+  return CompiledModule(compileText(text, options, "<source>"));
 }
 
 CompiledModule CompiledModule::from_file(const std::string &path,
                                          CompileOptions options) {
-  return from_source(readSourceFile(path, "CompiledModule::from_file"),
-                     options);
+  return CompiledModule(compileText(
+      readSourceFile(path, "CompiledModule::from_file"), options, path));
 }
 
 bool CompiledModule::from_cache() const { return impl_->fromCache; }

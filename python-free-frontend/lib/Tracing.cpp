@@ -14,6 +14,7 @@
 #include "tfc/JIT/JIT.h"
 #include "tfc/frontend/Function.h"
 #include "tfc/runtime/Kernels.h"
+#include "tfc/runtime/Log.h"
 #include "tfc/runtime/Ops.h"
 
 #include "Internal.h"
@@ -24,8 +25,15 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <cxxabi.h>
+#include <dlfcn.h>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -111,8 +119,7 @@ public:
                                   this->relaxedShapes.empty()
                                       ? args.tensors[i]->shape()
                                       : this->relaxedShapes[i]));
-    func = mlir::func::FuncOp::create(builder, builder.getUnknownLoc(),
-                                      name.empty() ? "fn" : name,
+    func = mlir::func::FuncOp::create(builder, builder.getUnknownLoc(), name,
                                       builder.getFunctionType(inputs, {}));
     mlir::Block *entry = func.addEntryBlock();
     builder.setInsertionPointToEnd(entry);
@@ -842,6 +849,9 @@ private:
   bool firstTrace;
 
 public:
+  /// When the trace began (TFC_TIMING's "trace" figure).
+  std::chrono::steady_clock::time_point started =
+      std::chrono::steady_clock::now();
   /// Non-empty for a reduce_retracing trace with generalised shapes.
   std::vector<std::vector<int64_t>> relaxedShapes;
 };
@@ -896,6 +906,11 @@ struct FunctionCore::Impl {
   std::atomic<const CacheEntry *> last{nullptr};
   std::atomic<int> tracingCount{0};
   std::shared_ptr<jit::CompiledModule::Impl> latest;
+  /// The signature key of each successful trace, in order: what the
+  /// retrace log compares a new signature with (trace path only).
+  std::vector<std::vector<uint64_t>> tracedKeys;
+  /// The trace number the too-many-traces warning last fired at.
+  int warnedAt = 0;
 
   /// reduce_retracing: signatures that differ only in tensor dims form a
   /// family (keyed by the signature key with every dim zeroed).
@@ -975,8 +990,350 @@ std::vector<std::vector<int64_t>> shapesOf(const CallArgs &args) {
 }
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Function names (FunctionOptions::name left empty)
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string demangle(const char *mangled) {
+  int status = 0;
+  char *out = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  if (status != 0 || !out)
+    return mangled;
+  std::string result(out);
+  std::free(out);
+  return result;
+}
+
+bool isOpen(char c) { return c == '(' || c == '<' || c == '[' || c == '{'; }
+bool isClose(char c) { return c == ')' || c == '>' || c == ']' || c == '}'; }
+
+/// Index just past the group opening at `i` (brackets balanced).
+size_t groupEnd(const std::string &s, size_t i) {
+  int depth = 0;
+  for (; i < s.size(); ++i) {
+    if (isOpen(s[i]))
+      ++depth;
+    else if (isClose(s[i]) && --depth == 0)
+      return i + 1;
+  }
+  return s.size();
+}
+
+/// A demangled C++ name made an MLIR bare identifier: lambdas
+/// ("{lambda(...)#2}") become "lambda2", parameter and template argument
+/// lists and "(anonymous namespace)" go, qualifiers join with '_', a return
+/// type (function templates) is dropped, anything else not [A-Za-z0-9_]
+/// becomes '_'. Empty when nothing readable is left or the name is a
+/// standard-library type (std::function without a target, std::bind...).
+std::string readableName(const std::string &demangled) {
+  std::string flat;
+  for (size_t i = 0; i < demangled.size();) {
+    char c = demangled[i];
+    if (!isOpen(c)) {
+      flat += c;
+      ++i;
+      continue;
+    }
+    size_t end = groupEnd(demangled, i);
+    if (c == '{') {
+      // GCC: {lambda(args)#N}, {unnamed type#N}.
+      std::string group = demangled.substr(i, end - i);
+      size_t hash = group.rfind('#');
+      std::string number =
+          hash == std::string::npos ? "" : group.substr(hash + 1);
+      while (!number.empty() && !std::isdigit((unsigned char)number.back()))
+        number.pop_back();
+      if (group.rfind("{lambda", 0) == 0)
+        flat += "lambda" + number;
+      else if (group.rfind("{unnamed", 0) == 0)
+        flat += "unnamed" + number;
+    }
+    i = end;
+  }
+  // Split at "::"; a space inside a component means what came before was a
+  // return type.
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= flat.size()) {
+    size_t sep = flat.find("::", start);
+    std::string part = flat.substr(
+        start, sep == std::string::npos ? std::string::npos : sep - start);
+    start = sep == std::string::npos ? flat.size() + 1 : sep + 2;
+    // Trailing qualifiers of a member function ("bar() const").
+    for (bool again = true; again;) {
+      again = false;
+      while (!part.empty() && (part.back() == ' ' || part.back() == '&'))
+        part.pop_back();
+      for (const char *q : {" const", " volatile", " noexcept"}) {
+        size_t n = std::strlen(q);
+        if (part.size() >= n && part.compare(part.size() - n, n, q) == 0) {
+          part.resize(part.size() - n);
+          again = true;
+        }
+      }
+    }
+    while (!part.empty() && part.front() == ' ')
+      part.erase(part.begin());
+    if (size_t space = part.rfind(' '); space != std::string::npos) {
+      parts.clear();
+      part = part.substr(space + 1);
+    }
+    if (!part.empty())
+      parts.push_back(part);
+  }
+  if (parts.empty() || parts.front() == "std" || parts.front() == "__gnu_cxx")
+    return "";
+  // Long names keep their innermost components.
+  constexpr size_t kMaxLength = 64;
+  size_t first = parts.size() - 1, length = parts.back().size();
+  while (first > 0 && length + 1 + parts[first - 1].size() <= kMaxLength)
+    length += 1 + parts[--first].size();
+  std::string name;
+  for (size_t i = first; i < parts.size(); ++i) {
+    for (char c : parts[i]) {
+      char ok = std::isalnum((unsigned char)c) ? c : '_';
+      if (ok == '_' && (name.empty() || name.back() == '_'))
+        continue;
+      name += ok;
+    }
+    if (!name.empty() && name.back() != '_')
+      name += '_';
+  }
+  while (!name.empty() && name.back() == '_')
+    name.pop_back();
+  if (name.size() > kMaxLength)
+    name.erase(0, name.size() - kMaxLength);
+  if (!name.empty() && std::isdigit((unsigned char)name.front()))
+    name.insert(name.begin(), '_');
+  return name;
+}
+} // namespace
+
+std::string callable_name(const char *type_name, const void *function,
+                          const void *type_key) {
+  std::string name;
+  if (function) {
+    // Only an exact symbol: dladdr otherwise returns the nearest exported
+    // symbol below the address, another function's name.
+    Dl_info info{};
+    if (dladdr(function, &info) && info.dli_sname && info.dli_saddr == function)
+      name = readableName(demangle(info.dli_sname));
+  } else if (type_name) {
+    name = readableName(demangle(type_name));
+  }
+  // A C symbol of that name ("log", "exp") would be shadowed inside the
+  // compiled module by the traced function: code lowered to a libm call
+  // would call it instead. C++ functions have mangled symbols, so only a
+  // clash finds one.
+  if (!name.empty())
+    if (void *symbol = dlsym(RTLD_DEFAULT, name.c_str());
+        symbol && symbol != function)
+      name += "_fn";
+  if (name.empty()) {
+    // One number per callable (type and address), so a function object
+    // made again for the same callable gets the same name and its compiles
+    // hit the compile cache.
+    static std::mutex mutex;
+    static std::map<std::pair<const void *, const void *>, unsigned> numbers;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = numbers.try_emplace({type_key, function}, numbers.size()).first;
+    name = "fn_" + std::to_string(it->second);
+  }
+  return name;
+}
+
+//===----------------------------------------------------------------------===//
+// Retrace log and warning (TFC_LOG=retrace, warnings)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One argument's words in a signature key (CallArgs::add): the tag word
+/// and the words after it.
+struct KeyArg {
+  uint64_t tag;
+  const uint64_t *words;
+  size_t count;
+  char kind() const { return static_cast<char>(tag >> 56); }
+  bool operator==(const KeyArg &o) const {
+    return tag == o.tag && count == o.count &&
+           std::equal(words, words + count, o.words);
+  }
+};
+
+std::vector<KeyArg> splitKey(const uint64_t *key, size_t n) {
+  std::vector<KeyArg> args;
+  for (size_t i = 0; i < n;) {
+    uint64_t tag = key[i];
+    size_t extra = (tag >> 56) == 't' ? (tag & 0xffffffffu) : 1;
+    extra = std::min(extra, n - i - 1);
+    args.push_back({tag, key + i + 1, extra});
+    i += 1 + extra;
+  }
+  return args;
+}
+
+std::string tensorShape(const KeyArg &a) {
+  std::vector<int64_t> shape;
+  for (size_t i = 0; i < a.count; ++i)
+    shape.push_back(static_cast<int64_t>(a.words[i]));
+  return shape_to_string(shape);
+}
+
+std::string tensorDType(const KeyArg &a) {
+  return std::string(to_string(static_cast<DType>((a.tag >> 32) & 0xff)));
+}
+
+std::string scalarType(const KeyArg &a) {
+  uint64_t flags = a.tag & 0xff, bytes = (a.tag >> 8) & 0xff;
+  if (flags & CallArgs::kBool)
+    return "bool";
+  std::string base = flags & CallArgs::kFloat    ? "float"
+                     : flags & CallArgs::kSigned ? "int"
+                                                 : "uint";
+  return base + std::to_string(bytes * 8);
+}
+
+std::string scalarValue(const KeyArg &a) {
+  uint64_t flags = a.tag & 0xff, bytes = (a.tag >> 8) & 0xff;
+  uint64_t bits = a.count ? a.words[0] : 0;
+  char buf[64];
+  char *end = buf;
+  if (flags & CallArgs::kBool)
+    return bits & 0xff ? "true" : "false";
+  if (flags & CallArgs::kFloat) {
+    if (bytes == sizeof(float)) {
+      float f;
+      std::memcpy(&f, &bits, sizeof f);
+      end = std::to_chars(buf, buf + sizeof buf, f).ptr;
+    } else {
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      end = std::to_chars(buf, buf + sizeof buf, d).ptr;
+    }
+    return std::string(buf, end);
+  }
+  if (bytes < 8)
+    bits &= (uint64_t(1) << (bytes * 8)) - 1;
+  if (flags & CallArgs::kSigned) {
+    int64_t v = static_cast<int64_t>(bits);
+    if (bytes < 8 && (bits >> (bytes * 8 - 1)) & 1)
+      v = static_cast<int64_t>(bits | ~((uint64_t(1) << (bytes * 8)) - 1));
+    return std::to_string(v);
+  }
+  return std::to_string(bits);
+}
+
+std::string describeArg(const KeyArg &a) {
+  switch (a.kind()) {
+  case 't':
+    return "tensor " + tensorDType(a) + " " + tensorShape(a);
+  case 'v':
+    return "variable #" + std::to_string(a.count ? a.words[0] : 0);
+  case 's':
+    return "scalar " + scalarType(a) + " " + scalarValue(a);
+  }
+  return "argument";
+}
+
+/// "argument 0 shape (32, 784) -> (16, 784)" and the like.
+std::string describeChange(size_t i, const KeyArg &before,
+                           const KeyArg &after) {
+  std::string head = "argument " + std::to_string(i);
+  if (before.kind() != after.kind())
+    return head + " " + describeArg(before) + " -> " + describeArg(after);
+  switch (after.kind()) {
+  case 't': {
+    std::string out;
+    std::string b = tensorDType(before), a = tensorDType(after);
+    if (b != a)
+      out = head + " dtype " + b + " -> " + a;
+    std::string bs = tensorShape(before), as = tensorShape(after);
+    if (bs != as)
+      out += (out.empty() ? head : std::string(",")) + " shape " + bs + " -> " +
+             as;
+    return out;
+  }
+  case 'v':
+    return head + " " + describeArg(before) + " -> " + describeArg(after) +
+           " (another tfc::Variable)";
+  case 's':
+    if (scalarType(before) == scalarType(after))
+      return head + " value " + scalarValue(before) + " -> " +
+             scalarValue(after);
+    return head + " scalar " + scalarType(before) + " " + scalarValue(before) +
+           " -> " + scalarType(after) + " " + scalarValue(after);
+  }
+  return head + " changed";
+}
+
+/// What differs between the new signature and the closest earlier trace
+/// (fewest differing arguments; the latest among equals). `closest` gets
+/// that trace's number (1-based).
+std::string describeRetrace(const std::vector<std::vector<uint64_t>> &traced,
+                            const CallArgs &args, size_t &closest) {
+  std::vector<KeyArg> now = splitKey(args.key.data(), args.key.size());
+  size_t best = 0, bestScore = SIZE_MAX;
+  for (size_t t = 0; t < traced.size(); ++t) {
+    std::vector<KeyArg> old = splitKey(traced[t].data(), traced[t].size());
+    size_t score =
+        std::max(old.size(), now.size()) - std::min(old.size(), now.size());
+    for (size_t i = 0; i < std::min(old.size(), now.size()); ++i)
+      score += !(old[i] == now[i]);
+    if (score <= bestScore) {
+      bestScore = score;
+      best = t;
+    }
+  }
+  closest = best + 1;
+  if (traced.empty())
+    return "";
+  std::vector<KeyArg> old = splitKey(traced[best].data(), traced[best].size());
+  std::vector<std::string> changes;
+  if (old.size() != now.size())
+    changes.push_back(std::to_string(old.size()) + " arguments -> " +
+                      std::to_string(now.size()));
+  for (size_t i = 0; i < std::min(old.size(), now.size()); ++i)
+    if (!(old[i] == now[i]))
+      changes.push_back(describeChange(i, old[i], now[i]));
+  constexpr size_t kShown = 4;
+  std::string out;
+  for (size_t i = 0; i < changes.size() && i < kShown; ++i)
+    out += (i ? "; " : "") + changes[i];
+  if (changes.size() > kShown)
+    out += "; and " + std::to_string(changes.size() - kShown) + " more";
+  return out.empty() ? "same signature as trace " + std::to_string(closest)
+                     : out;
+}
+
+std::string ordinal(int n) {
+  const char *suffix = "th";
+  if (n % 100 < 11 || n % 100 > 13) {
+    if (n % 10 == 1)
+      suffix = "st";
+    else if (n % 10 == 2)
+      suffix = "nd";
+    else if (n % 10 == 3)
+      suffix = "rd";
+  }
+  return std::to_string(n) + suffix;
+}
+
+/// The warning fires on a function's 6th trace, then on its 12th, 24th,
+/// 48th, ... (TensorFlow warns after 5 retraces in a short window).
+constexpr int kWarnTraces = 6;
+bool warnsAt(int trace) {
+  if (trace < kWarnTraces || trace % kWarnTraces)
+    return false;
+  int m = trace / kWarnTraces;
+  return (m & (m - 1)) == 0;
+}
+} // namespace
+
 FunctionCore::FunctionCore(FunctionOptions options) : impl(new Impl) {
   impl->options = std::move(options);
+  if (impl->options.name.empty())
+    impl->options.name = callable_name(nullptr, nullptr, nullptr);
 }
 FunctionCore::~FunctionCore() = default;
 
@@ -1020,9 +1377,12 @@ TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
     // reduce_retracing (TensorFlow's relaxation): a second shape in a
     // family traces once with the dims that differ made dynamic.
     std::vector<std::vector<int64_t>> relaxed;
+    bool relaxFailed = false;
     if (impl->options.reduce_retracing) {
       std::lock_guard<std::mutex> lock(impl->mutex);
       auto family = impl->families.find(familyKey(args));
+      relaxFailed =
+          family != impl->families.end() && family->second.relaxFailed;
       if (family != impl->families.end() && !family->second.relaxFailed) {
         relaxed = family->second.shapes;
         bool dynamic = false;
@@ -1036,12 +1396,75 @@ TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
           relaxed.clear();
       }
     }
+    reportRetrace(args, relaxed, relaxFailed);
     return TraceSessionPtr(new TraceSession(
         args, impl->tracingCount == 0, impl->options.name, std::move(relaxed)));
   } catch (...) {
     contextMutex().unlock();
     throw;
   }
+}
+
+void FunctionCore::reportRetrace(
+    const CallArgs &args, const std::vector<std::vector<int64_t>> &relaxed,
+    bool relaxFailed) {
+  int trace = impl->tracingCount + 1;
+  if (trace == 1)
+    return;
+  bool logIt = logging::enabled(logging::Category::Retrace);
+  bool warn = false;
+  std::string change;
+  size_t closest = 0;
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    warn = warnsAt(trace) && impl->warnedAt != trace &&
+           logging::enabled(logging::Category::Warnings);
+    if (warn)
+      impl->warnedAt = trace;
+    if (!logIt && !warn)
+      return;
+    change = describeRetrace(impl->tracedKeys, args, closest);
+  }
+  const std::string &name = impl->options.name;
+  if (logIt) {
+    std::string line =
+        "tfc: retracing '" + name + "' (trace " + std::to_string(trace);
+    if (closest != static_cast<size_t>(trace - 1))
+      line += ", closest to trace " + std::to_string(closest);
+    line += "): " + change;
+    if (!relaxed.empty()) {
+      line += "; reduce_retracing: tracing once with dynamic dims:";
+      std::vector<size_t> position; // argument index of each tensor
+      std::vector<KeyArg> all = splitKey(args.key.data(), args.key.size());
+      for (size_t i = 0; i < all.size(); ++i)
+        if (all[i].kind() == 't')
+          position.push_back(i);
+      for (size_t i = 0; i < relaxed.size() && i < position.size(); ++i) {
+        line += i ? ", argument " : " argument ";
+        line += std::to_string(position[i]);
+        line += " (";
+        for (size_t d = 0; d < relaxed[i].size(); ++d) {
+          if (d)
+            line += ", ";
+          line += relaxed[i][d] < 0 ? "?" : std::to_string(relaxed[i][d]);
+        }
+        line += relaxed[i].size() == 1 ? ",)" : ")";
+      }
+    } else if (relaxFailed) {
+      line += "; reduce_retracing: the dynamic-shape trace failed, so this "
+              "shape is traced as it is";
+    }
+    logging::emit(line);
+  }
+  if (warn)
+    logging::emit(
+        "tfc: warning: tfc::function '" + name + "' is being traced for the " +
+        ordinal(trace) + " time (" + change +
+        "). Each trace compiles anew, which is expensive. Tensor shapes that "
+        "vary: set FunctionOptions::reduce_retracing = true; scalars that "
+        "vary: pass them as tensors; new tfc::Variables: create them once, "
+        "outside the function. TFC_LOG=retrace logs every retrace; "
+        "TFC_LOG=-warnings silences this warning.");
 }
 
 Tensor FunctionCore::traced_argument(TraceSession &session, size_t index) {
@@ -1079,14 +1502,19 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
     concrete->variables = session->variables;
     concrete->numTensorArgs = args.tensors.size();
     concrete->numUserResults = outputs.size();
-    std::string fnName = impl->options.name.empty() ? "fn" : impl->options.name;
+    const std::string &fnName = impl->options.name;
+    jit::TraceInfo traceInfo;
+    traceInfo.trace = impl->tracingCount + 1;
+    traceInfo.traceMs = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - session->started)
+                            .count();
     session.reset();
     jit::CompileOptions compileOptions;
     compileOptions.target = impl->options.target;
     compileOptions.opt_level = impl->options.opt_level;
     compileOptions.fuse = impl->options.fuse;
     concrete->module =
-        jit::CompiledModule::Impl::compile(*module, compileOptions);
+        jit::CompiledModule::Impl::compile(*module, compileOptions, traceInfo);
     concrete->signature = concrete->module->lookup(fnName);
   } catch (const Error &) {
     session.reset();
@@ -1106,6 +1534,7 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
   // Cached before the context lock is released (see begin_trace).
   std::unique_lock<std::mutex> lock(impl->mutex);
   ++impl->tracingCount;
+  impl->tracedKeys.emplace_back(args.key.begin(), args.key.end());
   if (impl->options.reduce_retracing) {
     Impl::Family &family = impl->families[familyKey(args)];
     if (!relaxedShapes.empty()) {

@@ -28,7 +28,9 @@ struct CompileOptions {
   Target target = Target::CPU;
   int opt_level = 2; ///< LLVM -O level, 0..3.
   /// When non-empty, the IR after each stage is written there (like XLA's
-  /// --xla_dump_to). The environment variable TFC_DUMP_DIR does the same.
+  /// --xla_dump_to), one set of files per compile:
+  /// <NNNN>-<function>.<index>-<stage>.mlir|.ll, MLIR with locations. The
+  /// environment variable TFC_DUMP_DIR does the same (docs/environment.md).
   std::string dump_dir;
   /// Fuse elementwise producers into consumers (on by default).
   bool fuse = true;

@@ -47,11 +47,19 @@ struct FunctionSignature {
 /// Maps an MLIR element type to a DType; false if unsupported.
 bool toDType(mlir::Type elementType, DType &out);
 
+/// What a tfc::function tells the compiler about the trace behind a module,
+/// for the TFC_TIMING / TFC_LOG=timing line.
+struct TraceInfo {
+  int trace = 0;         ///< 1 for the first trace; 0: not from a trace.
+  double traceMs = -1.0; ///< Wall time of the trace; < 0: unknown.
+};
+
 class CompiledModule::Impl {
 public:
   /// Lowers and compiles `module` (consumed). Throws CompileError.
   static std::shared_ptr<Impl> compile(mlir::ModuleOp module,
-                                       const CompileOptions &options);
+                                       const CompileOptions &options,
+                                       const TraceInfo &trace = {});
   ~Impl();
 
   std::vector<Tensor> call(std::string_view name,
@@ -83,6 +91,30 @@ mlir::MLIRContext &sharedContext();
 /// Held (recursively) by everything that builds or parses IR in the shared
 /// context: it is created with threading off, so uniquing is unlocked.
 std::recursive_mutex &contextMutex();
+
+namespace detail {
+/// The files CompileOptions::dump_dir / TFC_DUMP_DIR receive for one
+/// compile: <dir>/<NNNN>-<name>.<index>-<stage>.mlir (or .ll), NNNN a
+/// process-wide counter of dumped compiles and <name> the module's first
+/// public function (docs/environment.md). Does nothing when no directory
+/// is set.
+class StageDumper {
+public:
+  StageDumper(const CompileOptions &options, mlir::ModuleOp module);
+  bool enabled() const { return !prefix.empty(); }
+  /// MLIR, printed with locations (loc(...)) so source lines show.
+  void dump(int index, llvm::StringRef stage, mlir::Operation *op) const;
+  /// Text as is (LLVM IR).
+  void dump(int index, llvm::StringRef stage, llvm::StringRef text) const;
+
+private:
+  std::string prefix; ///< "<dir>/<NNNN>-<name>."; empty when off.
+};
+
+/// The name that dumps and timing lines give `module`: its first public
+/// function, made safe for a file name ("module" when it has none).
+std::string moduleLabel(mlir::ModuleOp module);
+} // namespace detail
 
 } // namespace tfc::jit
 

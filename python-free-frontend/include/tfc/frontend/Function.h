@@ -25,6 +25,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -42,7 +43,12 @@ struct FunctionOptions {
   /// lowering cannot express with dynamic dims), the function falls back to
   /// one trace per shape.
   bool reduce_retracing = false;
-  std::string name; ///< Name of the traced function in the IR ("" = "fn").
+  /// Name of the traced function in the IR, in TFC_DUMP_DIR file names and
+  /// in log lines. Empty: derived from the callable (docs/environment.md,
+  /// "Function names"): a named function or functor type gives its
+  /// demangled name ("train_step", "app_Model"), a lambda its enclosing
+  /// function and number ("main_lambda1"), anything else "fn_<N>".
+  std::string name;
   /// Fuse elementwise ops (on by default; off is for comparisons).
   bool fuse = true;
 };
@@ -117,13 +123,22 @@ struct CallArgs {
     key.push_back(uint64_t('v') << 56);
     key.push_back(v.id());
   }
+  /// Tag flags of a scalar: the value's kind, so that int -1 and unsigned
+  /// 4294967295 (same bits) are different signatures and the retrace log
+  /// can print the value.
+  static constexpr uint64_t kFloat = 1, kSigned = 2, kBool = 4;
   template <class S>
   requires std::is_arithmetic_v<S>
   void add(S s) {
+    static_assert(sizeof(S) <= sizeof(uint64_t),
+                  "tfc::function: long double arguments are not supported "
+                  "(pass a double)");
     uint64_t bits = 0;
     std::memcpy(&bits, &s, sizeof(S));
     key.push_back(uint64_t('s') << 56 | uint64_t(sizeof(S)) << 8 |
-                  (std::is_floating_point_v<S> ? 1 : 0));
+                  (std::is_floating_point_v<S> ? kFloat : 0) |
+                  (std::is_signed_v<S> ? kSigned : 0) |
+                  (std::is_same_v<S, bool> ? kBool : 0));
     key.push_back(bits);
   }
   /// Throws InvalidArgumentError for an undefined tensor argument.
@@ -184,6 +199,10 @@ public:
   std::string ir(std::string_view stage) const;
 
 private:
+  /// TFC_LOG=retrace and the too-many-traces warning (trace path only).
+  void reportRetrace(const CallArgs &args,
+                     const std::vector<std::vector<int64_t>> &relaxed,
+                     bool relaxFailed);
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
@@ -247,14 +266,60 @@ template <> struct TracedArg<Tensor> {
 /// Restores the eager state if a trace throws.
 void abort_trace(TraceSessionPtr session);
 
+/// The IR name of a callable (FunctionOptions::name's rule). `type_name`
+/// is typeid(F).name() (null without RTTI); `function` the address when
+/// the callable is a function pointer (named through the dynamic symbol
+/// table), else null; `type_key` an address unique to F, so the fallback
+/// "fn_<N>" is the same each time for one callable.
+std::string callable_name(const char *type_name, const void *function,
+                          const void *type_key);
+
+template <class F> struct TypeKey { static constexpr char id = 0; };
+template <class F> const char *type_name_of() {
+#if defined(__GXX_RTTI) || defined(__cpp_rtti) || defined(_CPPRTTI)
+  return typeid(F).name();
+#else
+  return nullptr;
+#endif
+}
+
+template <class T> struct IsStdFunction : std::false_type {};
+template <class R, class... A>
+struct IsStdFunction<std::function<R(A...)>> : std::true_type {
+  using Pointer = R (*)(A...);
+};
+
+template <class F> std::string default_name(const F &f) {
+  if constexpr (std::is_pointer_v<F> &&
+                std::is_function_v<std::remove_pointer_t<F>>) {
+    return callable_name(nullptr, reinterpret_cast<const void *>(f),
+                         &TypeKey<F>::id);
+  } else if constexpr (IsStdFunction<F>::value) {
+    // Name what the std::function holds.
+    using Pointer = typename IsStdFunction<F>::Pointer;
+    if (const Pointer *p = f.template target<Pointer>())
+      return callable_name(nullptr, reinterpret_cast<const void *>(*p),
+                           &TypeKey<Pointer>::id);
+#if defined(__GXX_RTTI) || defined(__cpp_rtti) || defined(_CPPRTTI)
+    return callable_name(f.target_type().name(), nullptr, &f.target_type());
+#else
+    return callable_name(nullptr, nullptr, &TypeKey<F>::id);
+#endif
+  } else {
+    return callable_name(type_name_of<F>(), nullptr, &TypeKey<F>::id);
+  }
+}
+
 } // namespace detail
 
 /// A traced function; see tfc::function.
 template <class F> class Function {
 public:
-  Function(F f, FunctionOptions options)
-      : fn(std::move(f)),
-        core(std::make_shared<detail::FunctionCore>(std::move(options))) {}
+  Function(F f, FunctionOptions options) : fn(std::move(f)) {
+    if (options.name.empty())
+      options.name = detail::default_name(fn);
+    core = std::make_shared<detail::FunctionCore>(std::move(options));
+  }
 
   template <class... Args> auto operator()(const Args &...args) {
     using Result = std::invoke_result_t<F &, const Args &...>;
