@@ -1581,7 +1581,7 @@ void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
   }
   results.resize(fn.numUserResults);
   if (has_op_observers()) [[unlikely]]
-    record_compiled_call(impl->options.name.empty() ? "fn" : impl->options.name,
+    record_compiled_call(impl->options.name,
                          args.tensors.data(), args.tensors.size(),
                          fn.variables, readValues, results.data(),
                          fn.numUserResults);
