@@ -257,10 +257,13 @@ Grads sliceGrad(const GradientContext &c, const Tensor &dy) {
 
 // --- Linear algebra, reductions ----------------------------------------------
 
-/// a (..., m, k) x b (..., k, n): da = dy b^T, db = a^T dy (batch dims equal).
+/// a (..., m, k) x b (..., k, n): da = dy b^T, db = a^T dy.
 Grads matmulGrad(const GradientContext &c, const Tensor &dy) {
   const Tensor &a = in(c, 0), &b = in(c, 1);
-  return {matmul(dy, transposeLast2(b)), matmul(transposeLast2(a), dy)};
+  // Batch dims broadcast (tf.linalg.matmul): sum the adjoints back over
+  // the batch dims an operand was broadcast along.
+  return {unbroadcast(matmul(dy, transposeLast2(b)), a.shape()),
+          unbroadcast(matmul(transposeLast2(a), dy), b.shape())};
 }
 
 Grads reduceSumGrad(const GradientContext &c, const Tensor &dy) {

@@ -663,6 +663,12 @@ private:
       vals[1] = broadcastTo(vals[1], shape, loc);
       result = typeOf(0);
       if (kind == OpKind::Cmp) {
+        // The dialect orders i1 (false < true); the API, like eager, does not.
+        if (inputs[0].dtype() == DType::Bool &&
+            attrs.predicate != kernels::CmpPredicate::EQ &&
+            attrs.predicate != kernels::CmpPredicate::NE)
+          throw fail("ordering comparison of bool tensors is not supported "
+                     "(only eq and ne); cast them first");
         result = result.clone(builder.getI1Type());
         nattrs.push_back(named(
             "predicate",
@@ -771,14 +777,27 @@ private:
       if (inputs[0].dtype() != inputs[1].dtype())
         throw fail("mixed dtypes " + std::string(to_string(inputs[0].dtype())) +
                    " and " + std::string(to_string(inputs[1].dtype())));
-      if (a.size() < 2 || a.size() != b.size() ||
-          a[a.size() - 1] != b[b.size() - 2] ||
-          !std::equal(a.begin(), a.end() - 2, b.begin()))
+      if (a.size() < 2 || b.size() < 2 || a[a.size() - 1] != b[b.size() - 2])
         throw fail("incompatible shapes " + shape_to_string(a) + " and " +
                    shape_to_string(b) + " (" +
                    std::string(to_string(inputs[0].dtype())) + ")");
-      std::vector<int64_t> shape(a.begin(), a.end() - 1);
-      shape.push_back(b.back());
+      // Batch dims broadcast, as eagerly (tf.linalg.matmul); the dialect's
+      // matmul takes equal batch dims, so broadcast the operands first.
+      std::vector<int64_t> batch;
+      try {
+        batch = kernels::broadcast_shapes(
+            api, std::vector<int64_t>(a.begin(), a.end() - 2),
+            std::vector<int64_t>(b.begin(), b.end() - 2));
+      } catch (...) {
+        rethrow_with_location(srcLoc);
+      }
+      std::vector<int64_t> fullA = batch, fullB = batch;
+      fullA.insert(fullA.end(), a.end() - 2, a.end());
+      fullB.insert(fullB.end(), b.end() - 2, b.end());
+      vals[0] = broadcastTo(vals[0], fullA, loc);
+      vals[1] = broadcastTo(vals[1], fullB, loc);
+      std::vector<int64_t> shape = fullA;
+      shape.back() = b.back();
       result = tensorType(ctx, inputs[0].dtype(), shape);
       break;
     }
@@ -946,9 +965,14 @@ bool fits(const std::vector<std::vector<int64_t>> &shapes,
           const CallArgs &args) {
   for (size_t i = 0; i < shapes.size(); ++i) {
     const std::vector<int64_t> &actual = args.tensors[i]->shape();
-    for (size_t d = 0; d < shapes[i].size(); ++d)
+    for (size_t d = 0; d < shapes[i].size(); ++d) {
       if (shapes[i][d] >= 0 && shapes[i][d] != actual[d])
         return false;
+      // A dim of 1 broadcasts, which a trace with the dim dynamic did not
+      // do (it assumed the dynamic dims of elementwise operands equal).
+      if (shapes[i][d] < 0 && actual[d] == 1)
+        return false;
+    }
   }
   return true;
 }
@@ -1385,14 +1409,18 @@ TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
           family != impl->families.end() && family->second.relaxFailed;
       if (family != impl->families.end() && !family->second.relaxFailed) {
         relaxed = family->second.shapes;
-        bool dynamic = false;
+        bool dynamic = false, broadcasts = false;
         for (size_t i = 0; i < relaxed.size(); ++i)
           for (size_t d = 0; d < relaxed[i].size(); ++d) {
-            if (relaxed[i][d] != args.tensors[i]->shape()[d])
+            int64_t actual = args.tensors[i]->shape()[d];
+            if (relaxed[i][d] != actual)
               relaxed[i][d] = -1;
             dynamic |= relaxed[i][d] < 0;
+            // This call's dim of 1 may broadcast: trace it with its own
+            // shapes (see fits).
+            broadcasts |= relaxed[i][d] < 0 && actual == 1;
           }
-        if (!dynamic)
+        if (!dynamic || broadcasts)
           relaxed.clear();
       }
     }

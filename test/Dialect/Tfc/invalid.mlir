@@ -547,8 +547,8 @@ func.func @xent_mismatch(%l: tensor<2x3xf32>, %x: tensor<2x4xf32>) {
 // -----
 
 func.func @one_hot_depth(%i: tensor<2xi32>) {
-  // expected-error @+1 {{'tfc.one_hot' op expected depth of at least 1 but got 0}}
-  %0 = tfc.one_hot %i, depth = 0 : tensor<2xi32> -> tensor<2x0xf32>
+  // expected-error @+1 {{'tfc.one_hot' op expected a depth of at least 0 but got -1}}
+  %0 = tfc.one_hot %i, depth = -1 : tensor<2xi32> -> tensor<2x0xf32>
   return
 }
 

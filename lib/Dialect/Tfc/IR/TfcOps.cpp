@@ -1119,8 +1119,9 @@ LogicalResult OneHotOp::verify() {
   auto indicesType = cast<RankedTensorType>(getIndices().getType());
   auto resultType = cast<RankedTensorType>(getType());
   int64_t depth = getDepthAttr().getInt();
-  if (depth < 1)
-    return emitOpError("expected depth of at least 1 but got ") << depth;
+  // Depth 0 is allowed, as in TensorFlow: the result is empty.
+  if (depth < 0)
+    return emitOpError("expected a depth of at least 0 but got ") << depth;
   SmallVector<int64_t> shape(indicesType.getShape());
   shape.push_back(depth);
   if (resultType.getShape() != ArrayRef<int64_t>(shape))

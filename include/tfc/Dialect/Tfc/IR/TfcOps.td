@@ -781,9 +781,9 @@ def Tfc_SoftmaxCrossEntropyOp : Tfc_Op<"softmax_cross_entropy",
 def Tfc_OneHotOp : Tfc_Op<"one_hot", [Pure]> {
   let summary = "one-hot encoding of integer indices";
   let description = [{
-    Appends a dim of size `depth` (at least 1): element `[..., j]` is 1 where
-    `indices[...] == j` and 0 elsewhere (an index outside `[0, depth)` gives
-    an all-zero row). The result element type is free.
+    Appends a dim of size `depth` (at least 0; 0 gives an empty result):
+    element `[..., j]` is 1 where `indices[...] == j` and 0 elsewhere (an
+    index outside `[0, depth)` gives an all-zero row). The result element type is free.
 
     Example:
     ```mlir

@@ -1,0 +1,426 @@
+//===- tfc-apifuzz.cpp - Random API calls, eager vs compiled --------------===//
+//
+// Part of the tfc project.
+//
+//===----------------------------------------------------------------------===//
+//
+//   tfc-apifuzz [--count=N] [--seed=S] [--verbose]
+//
+// The API cases of the reliability fuzz set (docs/testing.md): each case is
+// one public op called with random tensors (every dtype, rank 0-3, dims 0-4,
+// zeros among integer values) and random attributes, many of them invalid
+// (axes out of range, wrong shapes, bad perms, negative sizes). The call runs
+// eagerly, then inside tfc::function (static shapes) and inside a
+// reduce_retracing function that was first traced with other dims (dynamic
+// shapes). Each must either return or throw a tfc::Error, and all three must
+// agree on which: a one-sided result (one computes, another throws) or
+// different values is a finding. Anything else (another exception, a crash)
+// ends the process, which the caller sees. Prints
+//   N cases, N agreed (N computed, N errored everywhere), N findings
+// and exits 1 when there is a finding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/tfc.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tfc;
+
+namespace {
+
+using Op = std::function<Tensor(const std::vector<Tensor> &)>;
+
+struct Case {
+  std::string what;          ///< The call, for the report.
+  std::vector<Tensor> args;  ///< Tensor arguments.
+  Op op;
+};
+
+class Gen {
+public:
+  explicit Gen(uint64_t seed) : rng(seed) {}
+  int64_t pick(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  }
+  bool coin(double p = 0.5) { return std::bernoulli_distribution(p)(rng); }
+
+  DType dtype() {
+    static const DType all[] = {DType::Bool, DType::Int32, DType::Int64,
+                                DType::Float32, DType::Float64};
+    return all[pick(0, 4)];
+  }
+  DType floating() { return coin() ? DType::Float32 : DType::Float64; }
+  std::vector<int64_t> shape(int64_t maxRank = 3) {
+    std::vector<int64_t> s(pick(0, maxRank));
+    for (auto &d : s)
+      d = coin(0.1) ? 0 : pick(1, 4);
+    return s;
+  }
+  Tensor tensor(DType t, const std::vector<int64_t> &s) {
+    int64_t n = 1;
+    for (int64_t d : s)
+      n *= d;
+    switch (t) {
+    case DType::Bool: {
+      std::vector<bool> v(n);
+      for (int64_t i = 0; i < n; ++i)
+        v[i] = coin();
+      return from_vector<bool>(v, s);
+    }
+    case DType::Int32: {
+      std::vector<int32_t> v(n);
+      for (auto &x : v)
+        x = int32_t(pick(-3, 3));
+      return from_vector<int32_t>(v, s);
+    }
+    case DType::Int64: {
+      std::vector<int64_t> v(n);
+      for (auto &x : v)
+        x = pick(-3, 3);
+      return from_vector<int64_t>(v, s);
+    }
+    case DType::Float32: {
+      std::vector<float> v(n);
+      for (auto &x : v)
+        x = float(pick(-20, 20)) / 8;
+      return from_vector<float>(v, s);
+    }
+    case DType::Float64: {
+      std::vector<double> v(n);
+      for (auto &x : v)
+        x = double(pick(-20, 20)) / 8;
+      return from_vector<double>(v, s);
+    }
+    }
+    return {};
+  }
+  Tensor tensor() {
+    DType t = dtype();
+    return tensor(t, shape());
+  }
+  /// A shape like `s` with one dim changed now and then (mismatches).
+  std::vector<int64_t> near(std::vector<int64_t> s) {
+    if (!s.empty() && coin(0.3))
+      s[pick(0, int64_t(s.size()) - 1)] = pick(0, 4);
+    if (coin(0.1))
+      s.push_back(pick(1, 3));
+    return s;
+  }
+  int64_t axis(int64_t rank) { return pick(-rank - 1, rank); }
+  std::vector<int64_t> axes(int64_t rank) {
+    std::vector<int64_t> a(pick(0, std::max<int64_t>(rank, 1)));
+    for (auto &x : a)
+      x = axis(rank);
+    return a;
+  }
+
+  Case next();
+
+private:
+  std::mt19937_64 rng;
+};
+
+std::string vec(const std::vector<int64_t> &v) {
+  std::string s = "{";
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "}";
+}
+
+Case Gen::next() {
+  using V = const std::vector<Tensor> &;
+  switch (pick(0, 15)) {
+  case 0: { // unary math
+    static const std::pair<const char *, Tensor (*)(const Tensor &,
+                                                    std::source_location)>
+        ops[] = {{"abs", abs},     {"exp", exp},     {"log", log},
+                 {"sqrt", sqrt},   {"tanh", tanh},   {"sigmoid", sigmoid},
+                 {"relu", relu},   {"neg", neg},     {"square", square},
+                 {"sin", sin},     {"log1p", log1p}, {"logical_not", logical_not}};
+    auto [name, fn] = ops[pick(0, 11)];
+    return {name, {tensor()}, [fn](V a) { return fn(a[0], {}); }};
+  }
+  case 1:
+  case 2: { // binary, broadcasting, same or mixed dtypes
+    static const std::pair<const char *,
+                           Tensor (*)(const Tensor &, const Tensor &,
+                                      std::source_location)>
+        ops[] = {{"add", add},           {"sub", sub},
+                 {"mul", mul},           {"div", div},
+                 {"pow", pow},           {"maximum", maximum},
+                 {"minimum", minimum},   {"floor_div", floor_div},
+                 {"mod", mod},           {"less", less},
+                 {"equal", equal},       {"logical_and", logical_and}};
+    auto [name, fn] = ops[pick(0, 11)];
+    DType t = dtype();
+    auto s = shape();
+    Tensor b = coin(0.9) ? tensor(t, near(s)) : tensor();
+    return {name, {tensor(t, s), b}, [fn](V a) { return fn(a[0], a[1], {}); }};
+  }
+  case 3: {
+    DType t = dtype();
+    auto s = shape();
+    return {"where",
+            {tensor(DType::Bool, near(s)), tensor(t, s), tensor(t, near(s))},
+            [](V a) { return where(a[0], a[1], a[2]); }};
+  }
+  case 4: {
+    DType to = dtype();
+    return {"cast to " + std::string(to_string(to)),
+            {tensor()},
+            [to](V a) { return cast(a[0], to); }};
+  }
+  case 5: {
+    Tensor x = tensor();
+    std::vector<int64_t> s = shape();
+    if (coin(0.3) && !s.empty())
+      s[pick(0, int64_t(s.size()) - 1)] = -1;
+    return {"reshape " + vec(s), {x}, [s](V a) { return reshape(a[0], s); }};
+  }
+  case 6: {
+    Tensor x = tensor();
+    std::vector<int64_t> p(x.rank());
+    for (size_t i = 0; i < p.size(); ++i)
+      p[i] = int64_t(i);
+    std::shuffle(p.begin(), p.end(), rng);
+    if (coin(0.2) && !p.empty())
+      p[0] = axis(x.rank());
+    if (coin(0.1))
+      p.push_back(0);
+    return {"transpose " + vec(p), {x}, [p](V a) { return transpose(a[0], p); }};
+  }
+  case 7: {
+    Tensor x = tensor();
+    int64_t ax = axis(x.rank() + 1);
+    std::vector<int64_t> sq = axes(x.rank());
+    if (coin())
+      return {"expand_dims " + std::to_string(ax), {x},
+              [ax](V a) { return expand_dims(a[0], ax); }};
+    return {"squeeze " + vec(sq), {x}, [sq](V a) { return squeeze(a[0], sq); }};
+  }
+  case 8: {
+    Tensor x = tensor();
+    std::vector<int64_t> s = near(x.shape());
+    if (coin())
+      s.insert(s.begin(), pick(0, 3));
+    return {"broadcast_to " + vec(s), {x},
+            [s](V a) { return broadcast_to(a[0], s); }};
+  }
+  case 9: {
+    DType t = dtype();
+    auto s = shape();
+    int64_t ax = axis(int64_t(s.size()));
+    return {"concat axis " + std::to_string(ax),
+            {tensor(t, s), tensor(t, near(s))},
+            [ax](V a) { return concat({a[0], a[1]}, ax); }};
+  }
+  case 10: {
+    Tensor x = tensor();
+    std::vector<int64_t> b(x.rank()), z(x.rank());
+    for (int64_t i = 0; i < x.rank(); ++i) {
+      b[i] = pick(-1, x.shape()[i] + 1);
+      z[i] = pick(-2, x.shape()[i] + 1);
+    }
+    if (coin(0.1))
+      b.push_back(0);
+    return {"slice " + vec(b) + " " + vec(z), {x},
+            [b, z](V a) { return slice(a[0], b, z); }};
+  }
+  case 11: {
+    DType t = coin(0.8) ? floating() : dtype();
+    int64_t m = pick(0, 4), k = pick(0, 4), n = pick(0, 4);
+    std::vector<int64_t> sa{m, k}, sb{coin(0.8) ? k : pick(0, 4), n};
+    if (coin(0.3)) {
+      int64_t batch = pick(1, 3);
+      sa.insert(sa.begin(), batch);
+      sb.insert(sb.begin(), coin(0.8) ? batch : pick(1, 3));
+    }
+    return {"matmul", {tensor(t, sa), tensor(t, sb)},
+            [](V a) { return matmul(a[0], a[1]); }};
+  }
+  case 12: {
+    static const std::pair<const char *,
+                           Tensor (*)(const Tensor &, std::vector<int64_t>,
+                                      bool, std::source_location)>
+        ops[] = {{"reduce_sum", reduce_sum},
+                 {"reduce_mean", reduce_mean},
+                 {"reduce_max", reduce_max},
+                 {"reduce_min", reduce_min},
+                 {"reduce_prod", reduce_prod}};
+    auto [name, fn] = ops[pick(0, 4)];
+    Tensor x = tensor();
+    std::vector<int64_t> ax = axes(x.rank());
+    bool keep = coin();
+    return {std::string(name) + " " + vec(ax) + (keep ? " keepdims" : ""),
+            {x},
+            [fn, ax, keep](V a) { return fn(a[0], ax, keep, {}); }};
+  }
+  case 13: {
+    Tensor x = tensor();
+    int64_t ax = axis(x.rank());
+    switch (pick(0, 2)) {
+    case 0:
+      return {"argmax " + std::to_string(ax), {x},
+              [ax](V a) { return argmax(a[0], ax); }};
+    case 1:
+      return {"softmax " + std::to_string(ax), {x},
+              [ax](V a) { return softmax(a[0], ax); }};
+    default:
+      return {"log_softmax " + std::to_string(ax), {x},
+              [ax](V a) { return log_softmax(a[0], ax); }};
+    }
+  }
+  case 14: {
+    DType t = coin(0.8) ? floating() : dtype();
+    auto s = shape();
+    return {"softmax_cross_entropy_with_logits",
+            {tensor(t, near(s)), tensor(t, s)},
+            [](V a) { return softmax_cross_entropy_with_logits(a[0], a[1]); }};
+  }
+  default: {
+    DType it = coin(0.8) ? DType::Int32 : dtype();
+    int64_t depth = pick(-1, 5);
+    return {"one_hot depth " + std::to_string(depth), {tensor(it, shape(2))},
+            [depth](V a) { return one_hot(a[0], depth); }};
+  }
+  }
+}
+
+/// What a run gave: a value, or the error's message.
+struct Outcome {
+  bool ok = false;
+  Tensor value;
+  std::string error;
+};
+
+template <class F> Outcome attempt(F f) {
+  Outcome o;
+  try {
+    o.value = f();
+    o.ok = true;
+  } catch (const Error &e) {
+    o.error = e.what();
+  }
+  return o;
+}
+
+bool same(const Tensor &a, const Tensor &b) {
+  if (a.dtype() != b.dtype() || a.shape() != b.shape())
+    return false;
+  Tensor x = cast(a, DType::Float64), y = cast(b, DType::Float64);
+  std::vector<double> u = x.to_vector<double>(), v = y.to_vector<double>();
+  for (size_t i = 0; i < u.size(); ++i) {
+    if (std::isnan(u[i]) && std::isnan(v[i]))
+      continue;
+    if (u[i] == v[i])
+      continue;
+    double tol = a.dtype() == DType::Float32 ? 1e-5 : 1e-12;
+    if (std::fabs(u[i] - v[i]) > tol * (1 + std::fabs(u[i])))
+      return false;
+  }
+  return true;
+}
+
+/// A tensor with the same dtype and rank but other dims (for the first
+/// trace of a reduce_retracing function), or a copy when it is rank 0.
+Tensor otherDims(Gen &g, const Tensor &t) {
+  std::vector<int64_t> s = t.shape();
+  for (auto &d : s)
+    d = d == 2 ? 3 : 2;
+  return g.tensor(t.dtype(), s);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int64_t count = 200;
+  uint64_t seed = 1;
+  bool verbose = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--count=", 0) == 0)
+      count = std::stoll(a.substr(8));
+    else if (a.rfind("--seed=", 0) == 0)
+      seed = std::stoull(a.substr(7));
+    else if (a == "--verbose")
+      verbose = true;
+    else {
+      std::cerr << "usage: tfc-apifuzz [--count=N] [--seed=S] [--verbose]\n";
+      return 2;
+    }
+  }
+  // Warnings about retracing are expected here: every case is a new function.
+  setenv("TFC_LOG", "none", 0);
+  int64_t computed = 0, errored = 0, findings = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    Gen g(seed * 1000003 + uint64_t(i));
+    Case c = g.next();
+    std::vector<Tensor> args = c.args;
+    auto call = [&](auto &fn) -> Tensor {
+      switch (args.size()) {
+      case 1:
+        return fn(args[0]);
+      case 2:
+        return fn(args[0], args[1]);
+      default:
+        return fn(args[0], args[1], args[2]);
+      }
+    };
+    Outcome eager = attempt([&] { return c.op(args); });
+    // Generic, so one body serves 1, 2 or 3 tensor arguments.
+    auto body = [&](const auto &...a) { return c.op({Tensor(a)...}); };
+    auto fs = function(body, {.name = "case"});
+    Outcome compiled = attempt([&] { return call(fs); });
+    auto fd = function(body, {.reduce_retracing = true, .name = "case_dyn"});
+    // First traced with other dims, so the call below runs the
+    // dynamic-shape trace (where the dims are known only at run time).
+    std::vector<Tensor> saved = args;
+    for (auto &t : args)
+      t = otherDims(g, t);
+    attempt([&] { return call(fd); });
+    args = saved;
+    Outcome dynamic = attempt([&] { return call(fd); });
+
+    std::string problem;
+    for (auto [name, o] : {std::pair<const char *, Outcome *>{"compiled", &compiled},
+                           {"reduce_retracing", &dynamic}}) {
+      if (o->ok != eager.ok)
+        problem += std::string(" one-sided: eager ") +
+                   (eager.ok ? "computed" : "threw '" + eager.error + "'") +
+                   ", " + name + " " +
+                   (o->ok ? "computed " + o->value.str()
+                          : "threw '" + o->error + "'") +
+                   ";";
+      else if (o->ok && !same(eager.value, o->value))
+        problem += std::string(" values differ: eager ") + eager.value.str() +
+                   ", " + name + " " + o->value.str() + ";";
+    }
+    if (!problem.empty()) {
+      ++findings;
+      std::cout << "FINDING case " << i << " (seed " << seed << "): " << c.what
+                << " on";
+      for (const Tensor &t : c.args)
+        std::cout << " " << t.str();
+      std::cout << "\n " << problem << "\n";
+    } else if (eager.ok) {
+      ++computed;
+    } else {
+      ++errored;
+    }
+    if (verbose)
+      std::cout << i << ": " << c.what << ": "
+                << (eager.ok ? "computed" : "error: " + eager.error) << "\n";
+  }
+  std::cout << count << " cases, " << computed + errored << " agreed ("
+            << computed << " computed, " << errored
+            << " errored everywhere), " << findings << " findings\n";
+  return findings ? 1 : 0;
+}
