@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "TestCacheDir.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -17,30 +19,7 @@ using namespace tfc;
 
 namespace {
 
-/// Keeps this binary out of the user's real compile cache when it is run by
-/// hand (lit sets TFC_CACHE_DIR to the build tree).
-class CacheDirEnvironment : public ::testing::Environment {
-public:
-  void SetUp() override {
-    if (std::getenv("TFC_CACHE_DIR"))
-      return;
-    char tmpl[] = "/tmp/tfc-function-tests-cache-XXXXXX";
-    if (mkdtemp(tmpl)) {
-      owned = tmpl;
-      setenv("TFC_CACHE_DIR", owned.c_str(), 1);
-    }
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!owned.empty())
-      std::filesystem::remove_all(owned, ec);
-  }
-
-private:
-  std::string owned;
-};
-[[maybe_unused]] auto *cacheEnvironment =
-    ::testing::AddGlobalTestEnvironment(new CacheDirEnvironment);
+TFC_TEST_PRIVATE_CACHE_DIR("tfc-function-tests");
 
 float maxAbsDiff(const Tensor &a, const Tensor &b) {
   EXPECT_EQ(a.shape(), b.shape());

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "TestCacheDir.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -14,30 +16,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-/// Keeps this binary out of the user's real compile cache when it is run by
-/// hand (lit sets TFC_CACHE_DIR to the build tree).
-class CacheDirEnvironment : public ::testing::Environment {
-public:
-  void SetUp() override {
-    if (std::getenv("TFC_CACHE_DIR"))
-      return;
-    char tmpl[] = "/tmp/tfc-interop-tests-cache-XXXXXX";
-    if (mkdtemp(tmpl)) {
-      owned = tmpl;
-      setenv("TFC_CACHE_DIR", owned.c_str(), 1);
-    }
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!owned.empty())
-      std::filesystem::remove_all(owned, ec);
-  }
-
-private:
-  std::string owned;
-};
-[[maybe_unused]] auto *cacheEnvironment =
-    ::testing::AddGlobalTestEnvironment(new CacheDirEnvironment);
+TFC_TEST_PRIVATE_CACHE_DIR("tfc-interop-tests");
 
 /// Expects `f` to throw InvalidArgumentError whose message contains `part`.
 template <class F> void expectInvalid(F &&f, const std::string &part) {

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "TestCacheDir.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -23,29 +25,7 @@ using tfc::jit::CompileOptions;
 
 namespace {
 
-/// Keeps every test of this binary out of the user's real cache directory
-/// when it is run by hand (lit sets TFC_CACHE_DIR to the build tree).
-class CacheDirEnvironment : public ::testing::Environment {
-public:
-  void SetUp() override {
-    if (std::getenv("TFC_CACHE_DIR"))
-      return;
-    llvm::SmallString<128> dir;
-    if (!llvm::sys::fs::createUniqueDirectory("tfc-jit-tests-cache", dir)) {
-      owned = std::string(dir);
-      setenv("TFC_CACHE_DIR", owned.c_str(), 1);
-    }
-  }
-  void TearDown() override {
-    if (!owned.empty())
-      llvm::sys::fs::remove_directories(owned);
-  }
-
-private:
-  std::string owned;
-};
-[[maybe_unused]] auto *cacheEnvironment =
-    ::testing::AddGlobalTestEnvironment(new CacheDirEnvironment);
+TFC_TEST_PRIVATE_CACHE_DIR("tfc-jit-tests");
 
 /// A fresh directory per test, removed afterwards.
 class CompileCache : public ::testing::Test {
