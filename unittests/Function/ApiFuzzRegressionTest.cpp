@@ -52,6 +52,14 @@ TEST(ApiFuzzRegression, OneHotDepthZeroIsEmpty) {
   EXPECT_EQ(f(i).shape(), (std::vector<int64_t>{2, 0}));
 }
 
+// argmax of bool (NumPy, TensorFlow): the first true. The dialect rejected i1.
+TEST(ApiFuzzRegression, ArgmaxOfBool) {
+  auto f = function([](const Tensor &x) { return argmax(x, -1); });
+  Tensor x = constant({{false, true, true}, {false, false, false}});
+  expectSame(f(x), argmax(x, -1));
+  EXPECT_EQ(f(x).to_vector<int64_t>(), (std::vector<int64_t>{1, 0}));
+}
+
 // tf.linalg.matmul broadcasts batch dims; so do eager tfc and now traces.
 TEST(ApiFuzzRegression, MatmulBroadcastsBatchDims) {
   Tensor a = reshape(range(0, 6, 1, DType::Float64), {1, 2, 3});

@@ -705,13 +705,14 @@ def Tfc_ArgMaxOp : Tfc_Op<"argmax", [Pure, InferTypeOpAdaptor]> {
   let description = [{
     Returns, for each position of the other dims, the `i64` index of the
     first largest element along `axis` (in `[0, rank)`). The dim is removed.
+    `i1` orders false < true (the first `true`, as NumPy and TensorFlow).
 
     Example:
     ```mlir
     %0 = tfc.argmax %x, axis = 1 : tensor<2x3xf32> -> tensor<2xi64>
     ```
   }];
-  let arguments = (ins Tfc_NumericTensor:$operand, I64Attr:$axis);
+  let arguments = (ins Tfc_Tensor:$operand, I64Attr:$axis);
   let results = (outs RankedTensorOf<[I64]>:$result);
   let assemblyFormat = [{
     $operand `,` `axis` `=` $axis attr-dict `:` type($operand) `->` type($result)
