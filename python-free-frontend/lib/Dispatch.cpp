@@ -17,12 +17,15 @@ using namespace tfc::detail;
 
 namespace {
 /// Per-thread state read on every op. Trivially destructible and constant
-/// initialised, so accessing it needs no TLS guard.
+/// initialised, so accessing it needs no TLS guard; initial-exec, so reading
+/// it is one load instead of a __tls_get_addr call (libtfc.so is loaded
+/// with the program, as the JIT's call scope assumes too).
 struct ThreadState {
   TraceHook *hook = nullptr;
   size_t numObservers = 0;
 };
-constinit thread_local ThreadState threadState;
+[[gnu::tls_model("initial-exec")]] constinit thread_local ThreadState
+    threadState;
 /// The observers themselves; only touched when numObservers > 0.
 thread_local std::vector<OpObserver *> threadObservers;
 

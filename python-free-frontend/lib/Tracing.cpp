@@ -1594,8 +1594,9 @@ void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
   results.resize(sig.results.size());
   // A tape records the call only after it succeeded, with the variables'
   // values from before its writes.
+  const bool observed = has_op_observers();
   std::vector<Tensor> readValues;
-  if (has_op_observers()) [[unlikely]]
+  if (observed) [[unlikely]]
     for (const auto &var : fn.variables)
       readValues.push_back(var->value);
   fn.module->callInto(sig, inputs.data(), inputs.size(), results.data(),
@@ -1608,7 +1609,7 @@ void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
     fn.variables[varIndex]->value = std::move(out[fn.numUserResults + i]);
   }
   results.resize(fn.numUserResults);
-  if (has_op_observers()) [[unlikely]]
+  if (observed) [[unlikely]]
     record_compiled_call(impl->options.name,
                          args.tensors.data(), args.tensors.size(),
                          fn.variables, readValues, results.data(),
