@@ -1584,21 +1584,16 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
   return raw;
 }
 
-void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
-                       CallResults &results) {
+namespace {
+/// Runs compiled code into `results`; commits variable writes on success.
+void runCompiled(ConcreteFunction &fn, const CallArgs &args,
+                 CallResults &results) {
   const jit::FunctionSignature &sig = *fn.signature;
   llvm::SmallVector<const Tensor *, 32> inputs(args.tensors.begin(),
                                                args.tensors.end());
   for (const auto &var : fn.variables)
     inputs.push_back(&var->value);
   results.resize(sig.results.size());
-  // A tape records the call only after it succeeded, with the variables'
-  // values from before its writes.
-  const bool observed = has_op_observers();
-  std::vector<Tensor> readValues;
-  if (observed) [[unlikely]]
-    for (const auto &var : fn.variables)
-      readValues.push_back(var->value);
   fn.module->callInto(sig, inputs.data(), inputs.size(), results.data(),
                       /*validated=*/true); // the cache key checked them
   // Commit variable writes only now that the call has succeeded.
@@ -1609,11 +1604,28 @@ void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
     fn.variables[varIndex]->value = std::move(out[fn.numUserResults + i]);
   }
   results.resize(fn.numUserResults);
-  if (observed) [[unlikely]]
-    record_compiled_call(impl->options.name,
-                         args.tensors.data(), args.tensors.size(),
-                         fn.variables, readValues, results.data(),
-                         fn.numUserResults);
+}
+
+/// runCompiled under a recording tape: the tape records the call once it
+/// succeeded, with the variables' values from before its writes.
+[[gnu::noinline, gnu::cold]] void
+runUnderTape(const std::string &name, ConcreteFunction &fn,
+             const CallArgs &args, CallResults &results) {
+  std::vector<Tensor> readValues;
+  for (const auto &var : fn.variables)
+    readValues.push_back(var->value);
+  runCompiled(fn, args, results);
+  record_compiled_call(name, args.tensors.data(), args.tensors.size(),
+                       fn.variables, readValues, results.data(),
+                       fn.numUserResults);
+}
+} // namespace
+
+void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
+                       CallResults &results) {
+  if (has_op_observers()) [[unlikely]]
+    return runUnderTape(impl->options.name, fn, args, results);
+  runCompiled(fn, args, results);
 }
 
 int FunctionCore::tracing_count() const { return impl->tracingCount; }
