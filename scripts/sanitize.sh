@@ -26,7 +26,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("$build/test" "$build/test/Unit")
 log=$(mktemp)
-/usr/lib/llvm-22/bin/lit -sv -j "$jobs" --timeout 1800 "${targets[@]}" 2>&1 | tee "$log"
+/usr/lib/llvm-22/bin/lit -sv -j "$jobs" "${targets[@]}" 2>&1 | tee "$log"
 lit_rc=${PIPESTATUS[0]}
 passed=$(grep -E '^ *(Passed|Expectedly Failed)' "$log" | awk -F: '{s+=$2} END {print s+0}')
 failed=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed)' "$log" | awk -F: '{s+=$2} END {print s+0}')
