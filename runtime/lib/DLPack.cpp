@@ -77,9 +77,19 @@ DType fromDLType(DLDataType t) {
        "int64), kDLFloat 32 and 64 (float32, float64)");
 }
 
-std::string deviceName(DLDevice d) {
+/// The device type's value as an integer, without loading it as the enum
+/// (a producer may hand any value; loading an out-of-range enum is UB).
+int32_t deviceTypeOf(const DLDevice &d) {
+  int32_t type = 0;
+  static_assert(sizeof(d.device_type) == sizeof(type));
+  std::memcpy(&type, &d.device_type, sizeof(type));
+  return type;
+}
+
+std::string deviceName(const DLDevice &d) {
   std::string name;
-  switch (static_cast<int>(d.device_type)) {
+  int32_t type = deviceTypeOf(d);
+  switch (type) {
   case kDLCPU: name = "kDLCPU"; break;
   case kDLCUDA: name = "kDLCUDA"; break;
   case kDLCUDAHost: name = "kDLCUDAHost"; break;
@@ -92,7 +102,7 @@ std::string deviceName(DLDevice d) {
   case kDLExtDev: name = "kDLExtDev"; break;
   case kDLCUDAManaged: name = "kDLCUDAManaged"; break;
   default:
-    name = "DLDeviceType(" + std::to_string(d.device_type) + ")";
+    name = "DLDeviceType(" + std::to_string(type) + ")";
     break;
   }
   return name + ":" + std::to_string(d.device_id);
@@ -162,7 +172,7 @@ Tensor tfc::from_dlpack(DLManagedTensor *src) {
     fail(op, "null DLManagedTensor");
   const DLTensor &dl = src->dl_tensor;
   Device device;
-  switch (static_cast<int>(dl.device.device_type)) {
+  switch (deviceTypeOf(dl.device)) {
   case kDLCPU:
   case kDLCUDAHost: // pinned host memory: an ordinary CPU pointer
     break;
