@@ -303,4 +303,3 @@ struct TfcOpenMPNumThreadsPass
   }
 };
 } // namespace
-

@@ -719,7 +719,8 @@ struct ConstantLowering : public OpConversionPattern<ConstantOp> {
           rewriter, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
       Value empty = emptyTensor(rewriter, loc, type, {});
       rewriter.replaceOp(
-          op, linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0));
+          op,
+          linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0));
       return success();
     }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, attr);
@@ -1518,9 +1519,8 @@ struct FusionLowering : public OpConversionPattern<FusionOp> {
       if (arg.use_empty())
         continue;
       auto type = cast<RankedTensorType>(arg.getType());
-      bool direct = llvm::any_of(arg.getUsers(), [](Operation *u) {
-        return !isa<BroadcastToOp>(u);
-      });
+      bool direct = llvm::any_of(
+          arg.getUsers(), [](Operation *u) { return !isa<BroadcastToOp>(u); });
       if (direct) {
         if (type.getShape() != domain.getShape())
           return rewriter.notifyMatchFailure(
@@ -1615,9 +1615,10 @@ struct FusionLowering : public OpConversionPattern<FusionOp> {
               v = combine(b, il, *kind, acc,
                           scalars.lookup(inner.getOperand(0)));
             } else {
-              SmallVector<Value> operands = llvm::map_to_vector(
-                  inner.getOperands(),
-                  [&](Value x) { return scalars.lookup(x); });
+              SmallVector<Value> operands =
+                  llvm::map_to_vector(inner.getOperands(), [&](Value x) {
+                    return scalars.lookup(x);
+                  });
               Type elt = cast<RankedTensorType>(inner.getResult(0).getType())
                              .getElementType();
               v = buildScalarOp(&inner, b, il, operands, elt);
@@ -1638,8 +1639,8 @@ struct FusionLowering : public OpConversionPattern<FusionOp> {
       Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
       for (int64_t a : axes)
         count = arith::MulIOp::create(rewriter, loc, count, dimSize(a));
-      Value asInt =
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
+      Value asInt = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getI64Type(), count);
       if (isFloat(elt))
         count = arith::SIToFPOp::create(rewriter, loc, elt, asInt);
       else if (elt.getIntOrFloatBitWidth() < 64)

@@ -272,8 +272,7 @@ private:
   /// A `!tfc.stack` value is an int64 scalar indexing `stacks`.
   void runStackOp(Operation *op, Env &env);
   void runCustomGradient(tfd::CustomGradientOp op, Env &env);
-  std::vector<Tensor> &stackOf(const Env &env, Value handle,
-                                            Operation *user);
+  std::vector<Tensor> &stackOf(const Env &env, Value handle, Operation *user);
   std::vector<std::optional<std::vector<Tensor>>> stacks;
   // --- end tfc-autodiff ----------------------------------------------------
 
@@ -821,8 +820,7 @@ void Interpreter::Impl::runStackOp(Operation *op, Env &env) {
   }
 }
 
-void Interpreter::Impl::runCustomGradient(tfd::CustomGradientOp op,
-                                          Env &env) {
+void Interpreter::Impl::runCustomGradient(tfd::CustomGradientOp op, Env &env) {
   // Running the op runs its forward region; backward is for tfc-autodiff.
   Block &forward = op.getForward().front();
   bindValues(env, forward.getArguments(), collect(op.getInputs(), env, op));

@@ -1,4 +1,5 @@
-//===- CompiledCallGradient.cpp - Tapes around compiled calls ----*- C++ -*-===//
+//===- CompiledCallGradient.cpp - Tapes around compiled calls ----*- C++
+//-*-===//
 //
 // A GradientTape alive around a call of a tfc::function does not see the ops
 // inside the call (they run as compiled code, not through the dispatch
@@ -51,10 +52,10 @@ void tfc::detail::record_compiled_call(
   for (size_t i = 0; i < numResults; ++i) {
     if (!is_floating(results[i].dtype()))
       continue;
-    results[i] = record_custom_gradient(
-        inputs, std::move(results[i]),
-        [why](const Tensor &) -> std::vector<Tensor> {
-          throw InvalidArgumentError(*why);
-        });
+    results[i] =
+        record_custom_gradient(inputs, std::move(results[i]),
+                               [why](const Tensor &) -> std::vector<Tensor> {
+                                 throw InvalidArgumentError(*why);
+                               });
   }
 }

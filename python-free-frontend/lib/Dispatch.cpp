@@ -24,8 +24,8 @@ struct ThreadState {
   TraceHook *hook = nullptr;
   size_t numObservers = 0;
 };
-[[gnu::tls_model("initial-exec")]] constinit thread_local ThreadState
-    threadState;
+[[gnu::tls_model(
+    "initial-exec")]] constinit thread_local ThreadState threadState;
 /// The observers themselves; only touched when numObservers > 0.
 thread_local std::vector<OpObserver *> threadObservers;
 

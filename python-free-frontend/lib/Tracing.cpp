@@ -1608,9 +1608,10 @@ void runCompiled(ConcreteFunction &fn, const CallArgs &args,
 
 /// runCompiled under a recording tape: the tape records the call once it
 /// succeeded, with the variables' values from before its writes.
-[[gnu::noinline, gnu::cold]] void
-runUnderTape(const std::string &name, ConcreteFunction &fn,
-             const CallArgs &args, CallResults &results) {
+[[gnu::noinline, gnu::cold]] void runUnderTape(const std::string &name,
+                                               ConcreteFunction &fn,
+                                               const CallArgs &args,
+                                               CallResults &results) {
   std::vector<Tensor> readValues;
   for (const auto &var : fn.variables)
     readValues.push_back(var->value);

@@ -35,24 +35,36 @@ void deleteExport(DLManagedTensor *self) {
 
 DLDataType toDLType(DType t) {
   switch (t) {
-  case DType::Bool: return {kDLPackBool, 8, 1};
-  case DType::Int32: return {kDLInt, 32, 1};
-  case DType::Int64: return {kDLInt, 64, 1};
-  case DType::Float32: return {kDLFloat, 32, 1};
-  case DType::Float64: return {kDLFloat, 64, 1};
+  case DType::Bool:
+    return {kDLPackBool, 8, 1};
+  case DType::Int32:
+    return {kDLInt, 32, 1};
+  case DType::Int64:
+    return {kDLInt, 64, 1};
+  case DType::Float32:
+    return {kDLFloat, 32, 1};
+  case DType::Float64:
+    return {kDLFloat, 64, 1};
   }
   return {kDLFloat, 64, 1};
 }
 
 std::string typeCodeName(uint8_t code) {
   switch (code) {
-  case kDLInt: return "kDLInt";
-  case kDLUInt: return "kDLUInt";
-  case kDLFloat: return "kDLFloat";
-  case kDLOpaqueHandle: return "kDLOpaqueHandle";
-  case kDLBfloat: return "kDLBfloat";
-  case kDLComplex: return "kDLComplex";
-  case kDLPackBool: return "kDLBool";
+  case kDLInt:
+    return "kDLInt";
+  case kDLUInt:
+    return "kDLUInt";
+  case kDLFloat:
+    return "kDLFloat";
+  case kDLOpaqueHandle:
+    return "kDLOpaqueHandle";
+  case kDLBfloat:
+    return "kDLBfloat";
+  case kDLComplex:
+    return "kDLComplex";
+  case kDLPackBool:
+    return "kDLBool";
   }
   return "unknown type code " + std::to_string(code);
 }
@@ -90,17 +102,39 @@ std::string deviceName(const DLDevice &d) {
   std::string name;
   int32_t type = deviceTypeOf(d);
   switch (type) {
-  case kDLCPU: name = "kDLCPU"; break;
-  case kDLCUDA: name = "kDLCUDA"; break;
-  case kDLCUDAHost: name = "kDLCUDAHost"; break;
-  case kDLOpenCL: name = "kDLOpenCL"; break;
-  case kDLVulkan: name = "kDLVulkan"; break;
-  case kDLMetal: name = "kDLMetal"; break;
-  case kDLVPI: name = "kDLVPI"; break;
-  case kDLROCM: name = "kDLROCM"; break;
-  case kDLROCMHost: name = "kDLROCMHost"; break;
-  case kDLExtDev: name = "kDLExtDev"; break;
-  case kDLCUDAManaged: name = "kDLCUDAManaged"; break;
+  case kDLCPU:
+    name = "kDLCPU";
+    break;
+  case kDLCUDA:
+    name = "kDLCUDA";
+    break;
+  case kDLCUDAHost:
+    name = "kDLCUDAHost";
+    break;
+  case kDLOpenCL:
+    name = "kDLOpenCL";
+    break;
+  case kDLVulkan:
+    name = "kDLVulkan";
+    break;
+  case kDLMetal:
+    name = "kDLMetal";
+    break;
+  case kDLVPI:
+    name = "kDLVPI";
+    break;
+  case kDLROCM:
+    name = "kDLROCM";
+    break;
+  case kDLROCMHost:
+    name = "kDLROCMHost";
+    break;
+  case kDLExtDev:
+    name = "kDLExtDev";
+    break;
+  case kDLCUDAManaged:
+    name = "kDLCUDAManaged";
+    break;
   default:
     name = "DLDeviceType(" + std::to_string(type) + ")";
     break;
@@ -154,8 +188,8 @@ DLManagedTensor *tfc::to_dlpack(const Tensor &t) {
   }
   DLTensor &dl = holder->managed.dl_tensor;
   dl.data = t.raw_data();
-  dl.device = t.device().is_cuda() ? DLDevice{kDLCUDAManaged, 0}
-                                   : DLDevice{kDLCPU, 0};
+  dl.device =
+      t.device().is_cuda() ? DLDevice{kDLCUDAManaged, 0} : DLDevice{kDLCPU, 0};
   dl.ndim = static_cast<int>(rank);
   dl.dtype = toDLType(t.dtype());
   dl.shape = holder->shape.data();
@@ -178,9 +212,9 @@ Tensor tfc::from_dlpack(DLManagedTensor *src) {
     break;
   case kDLCUDAManaged:
     if (!cuda::driverAvailable())
-      throw RuntimeError("from_dlpack: a " + deviceName(dl.device) +
-                         " tensor needs the CUDA driver: " +
-                         cuda::driverError());
+      throw RuntimeError(
+          "from_dlpack: a " + deviceName(dl.device) +
+          " tensor needs the CUDA driver: " + cuda::driverError());
     device = Device::cuda(0);
     break;
   case kDLCUDA:

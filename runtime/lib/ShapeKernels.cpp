@@ -22,9 +22,15 @@ namespace {
 /// Calls f(W{}) with W an unsigned type as wide as one element of `t`.
 template <class F> void dispatch_width(DType t, F &&f) {
   switch (dtype_size(t)) {
-  case 1: f(uint8_t{}); return;
-  case 4: f(uint32_t{}); return;
-  default: f(uint64_t{}); return;
+  case 1:
+    f(uint8_t{});
+    return;
+  case 4:
+    f(uint32_t{});
+    return;
+  default:
+    f(uint64_t{});
+    return;
   }
 }
 
@@ -157,8 +163,8 @@ Tensor reshape(const Tensor &x, const std::vector<int64_t> &shape) {
       fail(name, "invalid target shape ", shape,
            ": dimensions must be >= 0 or -1");
     } else if (__builtin_mul_overflow(known, shape[i], &known)) {
-      fail(name, "cannot reshape tensor of shape ", x.shape(), " (",
-           x.numel(), " elements) into shape ", shape);
+      fail(name, "cannot reshape tensor of shape ", x.shape(), " (", x.numel(),
+           " elements) into shape ", shape);
     }
   }
   int64_t n = x.numel();

@@ -17,8 +17,8 @@
 #include "tfc/runtime/Interop.h"
 #include "tfc/runtime/Print.h"
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <new>
 #include <ostream>
 

@@ -39,8 +39,8 @@ namespace {
 using Op = std::function<Tensor(const std::vector<Tensor> &)>;
 
 struct Case {
-  std::string what;          ///< The call, for the report.
-  std::vector<Tensor> args;  ///< Tensor arguments.
+  std::string what;         ///< The call, for the report.
+  std::vector<Tensor> args; ///< Tensor arguments.
   Op op;
 };
 
@@ -139,12 +139,13 @@ Case Gen::next() {
   using V = const std::vector<Tensor> &;
   switch (pick(0, 15)) {
   case 0: { // unary math
-    static const std::pair<const char *, Tensor (*)(const Tensor &,
-                                                    std::source_location)>
-        ops[] = {{"abs", abs},     {"exp", exp},     {"log", log},
-                 {"sqrt", sqrt},   {"tanh", tanh},   {"sigmoid", sigmoid},
-                 {"relu", relu},   {"neg", neg},     {"square", square},
-                 {"sin", sin},     {"log1p", log1p}, {"logical_not", logical_not}};
+    static const std::pair<const char *,
+                           Tensor (*)(const Tensor &, std::source_location)>
+        ops[] = {
+            {"abs", abs},   {"exp", exp},     {"log", log},
+            {"sqrt", sqrt}, {"tanh", tanh},   {"sigmoid", sigmoid},
+            {"relu", relu}, {"neg", neg},     {"square", square},
+            {"sin", sin},   {"log1p", log1p}, {"logical_not", logical_not}};
     auto [name, fn] = ops[pick(0, 11)];
     return {name, {tensor()}, [fn](V a) { return fn(a[0], {}); }};
   }
@@ -153,12 +154,12 @@ Case Gen::next() {
     static const std::pair<const char *,
                            Tensor (*)(const Tensor &, const Tensor &,
                                       std::source_location)>
-        ops[] = {{"add", add},           {"sub", sub},
-                 {"mul", mul},           {"div", div},
-                 {"pow", pow},           {"maximum", maximum},
-                 {"minimum", minimum},   {"floor_div", floor_div},
-                 {"mod", mod},           {"less", less},
-                 {"equal", equal},       {"logical_and", logical_and}};
+        ops[] = {{"add", add},         {"sub", sub},
+                 {"mul", mul},         {"div", div},
+                 {"pow", pow},         {"maximum", maximum},
+                 {"minimum", minimum}, {"floor_div", floor_div},
+                 {"mod", mod},         {"less", less},
+                 {"equal", equal},     {"logical_and", logical_and}};
     auto [name, fn] = ops[pick(0, 11)];
     DType t = dtype();
     auto s = shape();
@@ -174,9 +175,9 @@ Case Gen::next() {
   }
   case 4: {
     DType to = dtype();
-    return {"cast to " + std::string(to_string(to)),
-            {tensor()},
-            [to](V a) { return cast(a[0], to); }};
+    return {"cast to " + std::string(to_string(to)), {tensor()}, [to](V a) {
+              return cast(a[0], to);
+            }};
   }
   case 5: {
     Tensor x = tensor();
@@ -195,15 +196,17 @@ Case Gen::next() {
       p[0] = axis(x.rank());
     if (coin(0.1))
       p.push_back(0);
-    return {"transpose " + vec(p), {x}, [p](V a) { return transpose(a[0], p); }};
+    return {
+        "transpose " + vec(p), {x}, [p](V a) { return transpose(a[0], p); }};
   }
   case 7: {
     Tensor x = tensor();
     int64_t ax = axis(x.rank() + 1);
     std::vector<int64_t> sq = axes(x.rank());
     if (coin())
-      return {"expand_dims " + std::to_string(ax), {x},
-              [ax](V a) { return expand_dims(a[0], ax); }};
+      return {"expand_dims " + std::to_string(ax), {x}, [ax](V a) {
+                return expand_dims(a[0], ax);
+              }};
     return {"squeeze " + vec(sq), {x}, [sq](V a) { return squeeze(a[0], sq); }};
   }
   case 8: {
@@ -211,8 +214,9 @@ Case Gen::next() {
     std::vector<int64_t> s = near(x.shape());
     if (coin())
       s.insert(s.begin(), pick(0, 3));
-    return {"broadcast_to " + vec(s), {x},
-            [s](V a) { return broadcast_to(a[0], s); }};
+    return {"broadcast_to " + vec(s), {x}, [s](V a) {
+              return broadcast_to(a[0], s);
+            }};
   }
   case 9: {
     DType t = dtype();
@@ -220,7 +224,9 @@ Case Gen::next() {
     int64_t ax = axis(int64_t(s.size()));
     return {"concat axis " + std::to_string(ax),
             {tensor(t, s), tensor(t, near(s))},
-            [ax](V a) { return concat({a[0], a[1]}, ax); }};
+            [ax](V a) {
+              return concat({a[0], a[1]}, ax);
+            }};
   }
   case 10: {
     Tensor x = tensor();
@@ -231,8 +237,9 @@ Case Gen::next() {
     }
     if (coin(0.1))
       b.push_back(0);
-    return {"slice " + vec(b) + " " + vec(z), {x},
-            [b, z](V a) { return slice(a[0], b, z); }};
+    return {"slice " + vec(b) + " " + vec(z), {x}, [b, z](V a) {
+              return slice(a[0], b, z);
+            }};
   }
   case 11: {
     DType t = coin(0.8) ? floating() : dtype();
@@ -243,8 +250,9 @@ Case Gen::next() {
       sa.insert(sa.begin(), batch);
       sb.insert(sb.begin(), coin(0.8) ? batch : pick(1, 3));
     }
-    return {"matmul", {tensor(t, sa), tensor(t, sb)},
-            [](V a) { return matmul(a[0], a[1]); }};
+    return {"matmul", {tensor(t, sa), tensor(t, sb)}, [](V a) {
+              return matmul(a[0], a[1]);
+            }};
   }
   case 12: {
     static const std::pair<const char *,
@@ -268,14 +276,17 @@ Case Gen::next() {
     int64_t ax = axis(x.rank());
     switch (pick(0, 2)) {
     case 0:
-      return {"argmax " + std::to_string(ax), {x},
-              [ax](V a) { return argmax(a[0], ax); }};
+      return {"argmax " + std::to_string(ax), {x}, [ax](V a) {
+                return argmax(a[0], ax);
+              }};
     case 1:
-      return {"softmax " + std::to_string(ax), {x},
-              [ax](V a) { return softmax(a[0], ax); }};
+      return {"softmax " + std::to_string(ax), {x}, [ax](V a) {
+                return softmax(a[0], ax);
+              }};
     default:
-      return {"log_softmax " + std::to_string(ax), {x},
-              [ax](V a) { return log_softmax(a[0], ax); }};
+      return {"log_softmax " + std::to_string(ax), {x}, [ax](V a) {
+                return log_softmax(a[0], ax);
+              }};
     }
   }
   case 14: {
@@ -288,7 +299,8 @@ Case Gen::next() {
   default: {
     DType it = coin(0.8) ? DType::Int32 : dtype();
     int64_t depth = pick(-1, 5);
-    return {"one_hot depth " + std::to_string(depth), {tensor(it, shape(2))},
+    return {"one_hot depth " + std::to_string(depth),
+            {tensor(it, shape(2))},
             [depth](V a) { return one_hot(a[0], depth); }};
   }
   }
@@ -390,8 +402,9 @@ int main(int argc, char **argv) {
     Outcome dynamic = attempt([&] { return call(fd); });
 
     std::string problem;
-    for (auto [name, o] : {std::pair<const char *, Outcome *>{"compiled", &compiled},
-                           {"reduce_retracing", &dynamic}}) {
+    for (auto [name, o] :
+         {std::pair<const char *, Outcome *>{"compiled", &compiled},
+          {"reduce_retracing", &dynamic}}) {
       if (o->ok != eager.ok)
         problem += std::string(" one-sided: eager ") +
                    (eager.ok ? "computed" : "threw '" + eager.error + "'") +
@@ -420,7 +433,7 @@ int main(int argc, char **argv) {
                 << (eager.ok ? "computed" : "error: " + eager.error) << "\n";
   }
   std::cout << count << " cases, " << computed + errored << " agreed ("
-            << computed << " computed, " << errored
-            << " errored everywhere), " << findings << " findings\n";
+            << computed << " computed, " << errored << " errored everywhere), "
+            << findings << " findings\n";
   return findings ? 1 : 0;
 }

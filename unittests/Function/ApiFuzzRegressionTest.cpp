@@ -64,7 +64,8 @@ TEST(ApiFuzzRegression, ArgmaxOfBool) {
 TEST(ApiFuzzRegression, MatmulBroadcastsBatchDims) {
   Tensor a = reshape(range(0, 6, 1, DType::Float64), {1, 2, 3});
   Tensor b = reshape(range(0, 24, 1, DType::Float64), {2, 3, 4});
-  auto f = function([](const Tensor &x, const Tensor &y) { return matmul(x, y); });
+  auto f =
+      function([](const Tensor &x, const Tensor &y) { return matmul(x, y); });
   expectSame(f(a, b), matmul(a, b));
   Tensor m = reshape(range(0, 12, 1, DType::Float64), {3, 4});
   expectSame(f(b, reshape(m, {1, 4, 3})), matmul(b, reshape(m, {1, 4, 3})));

@@ -25,8 +25,8 @@ template <class F> void expectWhy(F f) {
 }
 
 TEST(CompiledCallTape, GradientThroughTheCallThrows) {
-  auto cube = function([](const Tensor &x) { return x * x * x; },
-                       {.name = "cube"});
+  auto cube =
+      function([](const Tensor &x) { return x * x * x; }, {.name = "cube"});
   Tensor x = constant(2.0);
   GradientTape tape;
   tape.watch(x);
@@ -47,8 +47,8 @@ TEST(CompiledCallTape, VariableReadInsideTheCallThrows) {
 }
 
 TEST(CompiledCallTape, OtherPathsStillDifferentiate) {
-  auto cube = function([](const Tensor &x) { return x * x * x; },
-                       {.name = "cube"});
+  auto cube =
+      function([](const Tensor &x) { return x * x * x; }, {.name = "cube"});
   Tensor x = constant(2.0), z = constant(5.0);
   GradientTape tape(/*persistent=*/true);
   tape.watch(x);

@@ -29,7 +29,8 @@ TEST(Print, ReprExamples) {
             "tfc.Tensor([ True False], shape=(2,), dtype=bool)");
   EXPECT_EQ(make<float>({1.5f, 2.f}, {2}).str(),
             "tfc.Tensor([1.5 2. ], shape=(2,), dtype=float32)");
-  EXPECT_EQ(make<float>({}, {0}).str(), "tfc.Tensor([], shape=(0,), dtype=float32)");
+  EXPECT_EQ(make<float>({}, {0}).str(),
+            "tfc.Tensor([], shape=(0,), dtype=float32)");
   EXPECT_EQ(make<double>({}, {2, 0}).str(),
             "tfc.Tensor([], shape=(2, 0), dtype=float64)");
   // Multi-line data starts on its own line, as TensorFlow prints it.
@@ -76,8 +77,10 @@ TEST(Print, Floats) {
   EXPECT_EQ(data(make<double>({-1.5, 2.25, 3.}, {3})), "[-1.5   2.25  3.  ]");
   EXPECT_EQ(data(make<float>({0.1f, 0.25f}, {2})), "[0.1  0.25]");
   EXPECT_EQ(data(make<double>({0.1, 0.2, 0.1 + 0.2}, {3})), "[0.1 0.2 0.3]");
-  EXPECT_EQ(data(make<double>({1.0 / 3, 2.0 / 3}, {2})), "[0.33333333 0.66666667]");
-  EXPECT_EQ(data(make<float>({1.f / 3, 2.f / 3}, {2})), "[0.33333334 0.6666667 ]");
+  EXPECT_EQ(data(make<double>({1.0 / 3, 2.0 / 3}, {2})),
+            "[0.33333333 0.66666667]");
+  EXPECT_EQ(data(make<float>({1.f / 3, 2.f / 3}, {2})),
+            "[0.33333334 0.6666667 ]");
   EXPECT_EQ(data(make<double>({-0.0, 1.0}, {2})), "[-0.  1.]");
   EXPECT_EQ(data(make<float>({1, 2, 3, 4}, {2, 2})), "[[1. 2.]\n [3. 4.]]");
 }
@@ -103,12 +106,15 @@ TEST(Print, NonFinite) {
 
 TEST(Print, LineWrapping) {
   EXPECT_EQ(data(k::range(0, 30, 1, DType::Float32)),
-            "[ 0.  1.  2.  3.  4.  5.  6.  7.  8.  9. 10. 11. 12. 13. 14. 15. 16. 17.\n"
+            "[ 0.  1.  2.  3.  4.  5.  6.  7.  8.  9. 10. 11. 12. 13. 14. 15. "
+            "16. 17.\n"
             " 18. 19. 20. 21. 22. 23. 24. 25. 26. 27. 28. 29.]");
   EXPECT_EQ(data(k::reshape(k::range(0, 40, 1, DType::Float64), {2, 20})),
-            "[[ 0.  1.  2.  3.  4.  5.  6.  7.  8.  9. 10. 11. 12. 13. 14. 15. 16. 17.\n"
+            "[[ 0.  1.  2.  3.  4.  5.  6.  7.  8.  9. 10. 11. 12. 13. 14. 15. "
+            "16. 17.\n"
             "  18. 19.]\n"
-            " [20. 21. 22. 23. 24. 25. 26. 27. 28. 29. 30. 31. 32. 33. 34. 35. 36. 37.\n"
+            " [20. 21. 22. 23. 24. 25. 26. 27. 28. 29. 30. 31. 32. 33. 34. 35. "
+            "36. 37.\n"
             "  38. 39.]]");
 }
 
@@ -156,12 +162,11 @@ TEST(Print, Options) {
   small.edgeitems = 2;
   EXPECT_EQ(format_data(k::range(0, 6, 1, DType::Int32), small),
             "[0 1 ... 4 5]");
-  EXPECT_EQ(format_data(k::range(0, 5, 1, DType::Int32), small),
-            "[0 1 2 3 4]");
+  EXPECT_EQ(format_data(k::range(0, 5, 1, DType::Int32), small), "[0 1 2 3 4]");
   // A dim of at most 2 * edgeitems is shown whole even when summarising.
-  EXPECT_EQ(format_data(k::reshape(k::range(0, 8, 1, DType::Int32), {2, 4}),
-                        small),
-            "[[0 1 2 3]\n [4 5 6 7]]");
+  EXPECT_EQ(
+      format_data(k::reshape(k::range(0, 8, 1, DType::Int32), {2, 4}), small),
+      "[[0 1 2 3]\n [4 5 6 7]]");
   PrintOptions bad;
   bad.edgeitems = 0;
   EXPECT_THROW(format_data(big, bad), InvalidArgumentError);
@@ -175,10 +180,14 @@ struct FakeSymbolic : SymbolicValue {
 };
 
 TEST(Print, Symbolic) {
-  Tensor s = Tensor::symbolic(DType::Float32, {2, 2}, std::make_shared<FakeSymbolic>());
-  EXPECT_EQ(s.str(), "tfc.Tensor(<traced tfc.add>, shape=(2, 2), dtype=float32)");
-  Tensor d = Tensor::symbolic(DType::Int64, {-1, 3}, std::make_shared<FakeSymbolic>());
-  EXPECT_EQ(d.str(), "tfc.Tensor(<traced tfc.add>, shape=(None, 3), dtype=int64)");
+  Tensor s = Tensor::symbolic(DType::Float32, {2, 2},
+                              std::make_shared<FakeSymbolic>());
+  EXPECT_EQ(s.str(),
+            "tfc.Tensor(<traced tfc.add>, shape=(2, 2), dtype=float32)");
+  Tensor d =
+      Tensor::symbolic(DType::Int64, {-1, 3}, std::make_shared<FakeSymbolic>());
+  EXPECT_EQ(d.str(),
+            "tfc.Tensor(<traced tfc.add>, shape=(None, 3), dtype=int64)");
 }
 
 TEST(Print, ShapeStrings) {
@@ -270,8 +279,7 @@ TEST_F(PrintOptionsTest, LineWidth) {
   set_print_options({.linewidth = 13});
   EXPECT_EQ(data(k::reshape(ten, {2, 5})), "[[0 1 2 3 4]\n [5 6 7 8 9]]");
   set_print_options({.linewidth = 12});
-  EXPECT_EQ(data(k::reshape(ten, {2, 5})),
-            "[[0 1 2 3\n  4]\n [5 6 7 8\n  9]]");
+  EXPECT_EQ(data(k::reshape(ten, {2, 5})), "[[0 1 2 3\n  4]\n [5 6 7 8\n  9]]");
 }
 
 TEST_F(PrintOptionsTest, SciMode) {

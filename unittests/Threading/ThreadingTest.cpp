@@ -10,9 +10,9 @@
 #include <tfc/tfc.h>
 
 #include TFC_OMP_TOOLS_H
-#include <omp.h>
 #include <cblas.h>
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <atomic>
 #include <cstdio>
@@ -134,8 +134,8 @@ auto affine() {
 } // namespace
 
 extern "C" ompt_start_tool_result_t *ompt_start_tool(unsigned, const char *) {
-  static ompt_start_tool_result_t result = {&initializeTool, &finalizeTool,
-                                            {0}};
+  static ompt_start_tool_result_t result = {
+      &initializeTool, &finalizeTool, {0}};
   return &result;
 }
 
@@ -223,8 +223,7 @@ TEST_F(Threading, NegativeCountIsAnError) {
     kernels::set_num_threads(-3);
     FAIL() << "expected InvalidArgumentError";
   } catch (const InvalidArgumentError &e) {
-    EXPECT_NE(std::string(e.what()).find("set_num_threads"),
-              std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("set_num_threads"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("-3"), std::string::npos);
   }
   EXPECT_EQ(kernels::get_num_threads(), 2);

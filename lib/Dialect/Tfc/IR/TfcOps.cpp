@@ -1472,12 +1472,13 @@ LogicalResult VarReadOp::inferReturnTypes(MLIRContext *,
 YieldOp FusionOp::getYieldOp() { return getTerminatorOf<YieldOp>(getBody()); }
 
 bool mlir::tfc::isFusibleReduction(Operation *op) {
-  return isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
-             ReduceProdOp>(op);
+  return isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp>(
+      op);
 }
 
 LogicalResult FusionOp::verify() {
-  FailureOr<YieldOp> yield = verifyTerminator<YieldOp>(*this, getBody(), "body");
+  FailureOr<YieldOp> yield =
+      verifyTerminator<YieldOp>(*this, getBody(), "body");
   if (failed(yield))
     return failure();
   Block &body = getBody().front();
@@ -1502,13 +1503,12 @@ LogicalResult FusionOp::verify() {
       return emitOpError("may hold only splat constants, but its body has ")
              << c.getValue();
     }
-    if (input && isFusibleReduction(&op) && &op == yield->getOperation()
-                                                       ->getPrevNode())
+    if (input && isFusibleReduction(&op) &&
+        &op == yield->getOperation()->getPrevNode())
       continue;
-    InFlightDiagnostic diag =
-        emitOpError("cannot fuse '") << op.getName() << "' into a "
-                                     << stringifyFusionKind(getKind())
-                                     << " fusion";
+    InFlightDiagnostic diag = emitOpError("cannot fuse '")
+                              << op.getName() << "' into a "
+                              << stringifyFusionKind(getKind()) << " fusion";
     if (input && isFusibleReduction(&op))
       diag << " (the reduction must be the last op before tfc.yield)";
     return diag;

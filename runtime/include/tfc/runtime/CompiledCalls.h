@@ -1,4 +1,5 @@
-//===- CompiledCalls.h - Library calls made by JIT-compiled code -*- C++ -*-===//
+//===- CompiledCalls.h - Library calls made by JIT-compiled code -*- C++
+//-*-===//
 //
 // Entry points that compiled code calls through `llvm.emit_c_interface`
 // (memref descriptors passed by pointer); the JIT registers them by name.

@@ -29,9 +29,10 @@ Tensor random_uniform(const std::vector<int64_t> &shape, double lo, double hi,
 Tensor random_normal(const std::vector<int64_t> &shape, double mean,
                      double stddev, uint64_t seed, DType dtype);
 
-// --- Elementwise unary -----------------------------------------------------------
-// neg/abs/square: int32, int64, float32, float64. relu: same.
-// exp log log1p sqrt sin cos tanh sigmoid: float32, float64 only.
+// --- Elementwise unary
+// ----------------------------------------------------------- neg/abs/square:
+// int32, int64, float32, float64. relu: same. exp log log1p sqrt sin cos tanh
+// sigmoid: float32, float64 only.
 Tensor neg(const Tensor &x);
 Tensor abs(const Tensor &x);
 Tensor exp(const Tensor &x);
@@ -46,10 +47,11 @@ Tensor sigmoid(const Tensor &x);
 Tensor relu(const Tensor &x);
 Tensor logical_not(const Tensor &x); ///< bool only
 
-// --- Elementwise binary (broadcasting, same dtype) ----------------------------
-// add sub mul maximum minimum floor_div mod pow: int32, int64, float32, float64.
-// div: float32, float64. floor_div/mod follow Python's flooring rules;
-// integer division by zero throws InvalidArgumentError.
+// --- Elementwise binary (broadcasting, same dtype)
+// ---------------------------- add sub mul maximum minimum floor_div mod pow:
+// int32, int64, float32, float64. div: float32, float64. floor_div/mod follow
+// Python's flooring rules; integer division by zero throws
+// InvalidArgumentError.
 Tensor add(const Tensor &a, const Tensor &b);
 Tensor sub(const Tensor &a, const Tensor &b);
 Tensor mul(const Tensor &a, const Tensor &b);
@@ -69,7 +71,8 @@ std::string_view to_string(CmpPredicate); ///< "eq", "ne", ...
 Tensor compare(CmpPredicate pred, const Tensor &a, const Tensor &b);
 /// `cond` must be Bool; a, b same dtype; all three broadcast together.
 Tensor select(const Tensor &cond, const Tensor &a, const Tensor &b);
-/// Any dtype to any dtype (C++ conversion; float->int truncates; x->bool is x != 0).
+/// Any dtype to any dtype (C++ conversion; float->int truncates; x->bool is x
+/// != 0).
 Tensor cast(const Tensor &x, DType dtype);
 
 // --- Shape ops -------------------------------------------------------------
@@ -102,8 +105,8 @@ enum class ReduceKind { Sum, Mean, Max, Min, Prod };
 std::string_view to_string(ReduceKind); ///< "reduce_sum", ...
 /// Empty axes: all. Negative axes count from the end; duplicates are errors.
 /// Mean of ints truncates like TensorFlow. Max/min of an empty set is an error.
-Tensor reduce(ReduceKind kind, const Tensor &x, const std::vector<int64_t> &axes,
-              bool keepdims);
+Tensor reduce(ReduceKind kind, const Tensor &x,
+              const std::vector<int64_t> &axes, bool keepdims);
 /// Int64 result; first maximal index.
 Tensor argmax(const Tensor &x, int64_t axis);
 
@@ -116,7 +119,8 @@ Tensor softmax_cross_entropy_with_logits(const Tensor &labels,
 /// indices int32/int64; out-of-range indices give all-zero rows (as TF).
 Tensor one_hot(const Tensor &indices, int64_t depth, DType dtype);
 
-// --- Threading ----------------------------------------------------------------
+// --- Threading
+// ----------------------------------------------------------------
 /// Elementwise kernels above this many elements split work across threads.
 int64_t parallel_threshold();
 /// Threads for everything tfc runs in parallel, process-wide and from any
