@@ -2,6 +2,7 @@
 #include "tfc/InitAllDialects.h"
 #include "tfc/Conversion/Passes.h"
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
+#include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/Pipelines/Pipelines.h"
 
@@ -29,6 +30,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 void mlir::tfc::registerAllDialects(DialectRegistry &registry) {
@@ -54,5 +58,27 @@ void mlir::tfc::registerAllPasses() {
   bufferization::registerBufferizationPipelines();
   registerTfcConversionPasses();
   registerTfcPasses();
+  registerTfcAutodiffPasses();
   registerTfcPipelines();
+}
+
+mlir::MLIRContext &tfc::sharedContext() {
+  static mlir::MLIRContext *ctx = [] {
+    mlir::DialectRegistry registry;
+    mlir::tfc::registerAllDialects(registry);
+    mlir::registerBuiltinDialectTranslation(registry);
+    mlir::registerLLVMDialectTranslation(registry);
+    // Parallel loops become omp.* ops (tfc-linalg-to-loops).
+    mlir::registerOpenMPDialectTranslation(registry);
+    auto *c = new mlir::MLIRContext(registry,
+                                    mlir::MLIRContext::Threading::DISABLED);
+    c->loadAllAvailableDialects();
+    return c;
+  }();
+  return *ctx;
+}
+
+std::recursive_mutex &tfc::contextMutex() {
+  static std::recursive_mutex m;
+  return m;
 }

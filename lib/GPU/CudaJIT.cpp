@@ -14,9 +14,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/GPU/CudaJIT.h"
+#include "tfc/Bridge/Types.h"
+#include "tfc/InitAllDialects.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/JIT/JIT.h"
-#include "tfc/JIT/SourceLimits.h"
+#include "tfc/SourceLimits.h"
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/runtime/Cuda.h"
 #include "tfc/runtime/Error.h"
@@ -96,48 +98,10 @@ struct Lowering {
     impl.stages["tfc"] = print(module);
     dumper.dump(0, "tfc", module);
     PassManager pm(ctx);
-    pm.addPass(createInlinerPass());
-    pm.addPass(createSymbolDCEPass());
+    mlir::tfc::buildTfcPreparePipeline(pm);
     if (failed(pm.run(module)))
-      throw fail("inlining failed");
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (failed(mlir::tfc::promoteVariables(fn)))
-        throw fail("promoting variables failed");
-    for (auto fn : module.getOps<func::FuncOp>()) {
-      if (fn.isDeclaration() || fn.isPrivate())
-        continue;
-      FunctionSignature sig;
-      sig.name = fn.getName().str();
-      auto convert = [&](Type t, const char *what, unsigned i) {
-        auto rt = dyn_cast<RankedTensorType>(t);
-        TensorSignature ts{::tfc::DType::Float32, {}};
-        if (!rt || !::tfc::jit::toDType(rt.getElementType(), ts.dtype))
-          throw CompileError("function @" + sig.name + ": " + what + " " +
-                             std::to_string(i) +
-                             " must be a ranked tensor of i1/i32/i64/f32/f64");
-        for (int64_t d : rt.getShape())
-          ts.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
-        return ts;
-      };
-      FunctionType type = fn.getFunctionType();
-      for (auto [i, t] : llvm::enumerate(type.getInputs()))
-        sig.args.push_back(convert(t, "argument", i));
-      for (auto [i, t] : llvm::enumerate(type.getResults()))
-        sig.results.push_back(convert(t, "result", i));
-      for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-        fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
-                      BoolAttr::get(ctx, false));
-      if (auto written =
-              fn->getAttrOfType<DenseI64ArrayAttr>("tfc.written_vars"))
-        sig.writtenVars.assign(written.asArrayRef().begin(),
-                               written.asArrayRef().end());
-      for (const auto &a : sig.args)
-        sig.argWords += 3 + 2 * a.shape.size();
-      for (const auto &r : sig.results)
-        sig.resultWords += 3 + 2 * r.shape.size();
-      impl.functionNames.push_back(sig.name);
-      impl.functions.emplace(sig.name, std::move(sig));
-    }
+      throw fail("preparing the module (inline, promote variables) failed");
+    ::tfc::jit::detail::readSignatures(module, impl);
   }
 
   /// tfc-cuda-pipeline, one stage at a time so each stage's IR is kept.
@@ -204,8 +168,8 @@ PtxModule compile_to_ptx(std::string_view text,
   if (std::string deep = jit::checkSourceNesting(text, "<source>");
       !deep.empty())
     throw CompileError("failed to parse the tfc module:\n" + deep);
-  std::lock_guard<std::recursive_mutex> lock(jit::contextMutex());
-  MLIRContext &ctx = jit::sharedContext();
+  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
+  MLIRContext &ctx = ::tfc::sharedContext();
   Diagnostics diags(ctx);
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
@@ -229,7 +193,7 @@ PtxModule compile_to_ptx(std::string_view text,
 
 std::shared_ptr<CompiledModule::Impl>
 compileCuda(ModuleOp module, const jit::CompileOptions &options) {
-  std::lock_guard<std::recursive_mutex> lock(jit::contextMutex());
+  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
   std::call_once(nativeTargetOnce, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();

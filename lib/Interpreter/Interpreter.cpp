@@ -15,11 +15,14 @@
 
 #include "tfc/Interpreter/Interpreter.h"
 
+#include "tfc/Bridge/OpDecoding.h"
+#include "tfc/Bridge/Types.h"
+#include "tfc/InitAllDialects.h"
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 #include "tfc/JIT/CompiledModule.h"
 #include "tfc/JIT/JIT.h"
-#include "tfc/JIT/SourceLimits.h"
+#include "tfc/SourceLimits.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Ops.h"
 #include "tfc/runtime/Print.h"
@@ -52,7 +55,6 @@ using mlir::Region;
 using mlir::Type;
 using mlir::Value;
 
-namespace tfd = mlir::tfc;
 
 namespace tfc::interpreter {
 
@@ -128,7 +130,7 @@ std::string describe(const Tensor &t) {
 
 DType dtypeOf(Type elementType, Operation *op) {
   DType dtype;
-  if (!jit::toDType(elementType, dtype))
+  if (!bridge::toDType(elementType, dtype))
     throw CompileError(opName(op) + ": unsupported element type " +
                        typeToString(elementType) +
                        locationSuffix(op->getLoc()));
@@ -143,7 +145,7 @@ std::string describe(RankedTensorType type, Operation *op) {
 /// Whether `t` has the element type, rank and static dims of `type`.
 bool matches(const Tensor &t, RankedTensorType type) {
   DType dtype;
-  if (!jit::toDType(type.getElementType(), dtype) || t.dtype() != dtype ||
+  if (!bridge::toDType(type.getElementType(), dtype) || t.dtype() != dtype ||
       t.rank() != type.getRank())
     return false;
   for (auto [dim, actual] : llvm::zip_equal(type.getShape(), t.shape()))
@@ -166,24 +168,6 @@ bool matches(const Tensor &t, RankedTensorType type) {
   } catch (const Error &e) {
     throw Error(e.what() + suffix);
   }
-}
-
-kernels::CmpPredicate toKernelPredicate(tfd::CmpPredicate predicate) {
-  switch (predicate) {
-  case tfd::CmpPredicate::eq:
-    return kernels::CmpPredicate::EQ;
-  case tfd::CmpPredicate::ne:
-    return kernels::CmpPredicate::NE;
-  case tfd::CmpPredicate::lt:
-    return kernels::CmpPredicate::LT;
-  case tfd::CmpPredicate::le:
-    return kernels::CmpPredicate::LE;
-  case tfd::CmpPredicate::gt:
-    return kernels::CmpPredicate::GT;
-  case tfd::CmpPredicate::ge:
-    return kernels::CmpPredicate::GE;
-  }
-  return kernels::CmpPredicate::EQ;
 }
 
 /// Collects every diagnostic emitted while alive as "loc: error: msg" lines.
@@ -258,20 +242,20 @@ private:
   Operation *runBlock(Block &block, Env &env);
   void runOp(Operation *op, Env &env);
   void runKernel(Operation *op, OpKind kind, Env &env);
-  void runIf(tfd::IfOp op, Env &env);
+  void runIf(mlir::tfc::IfOp op, Env &env);
   /// A fusion computes what its body computes, op by op.
-  void runFusion(tfd::FusionOp op, Env &env);
-  void runWhile(tfd::WhileOp op, Env &env);
+  void runFusion(mlir::tfc::FusionOp op, Env &env);
+  void runWhile(mlir::tfc::WhileOp op, Env &env);
   void runCall(mlir::func::CallOp op, Env &env);
   void runVariableOp(Operation *op, Env &env);
-  void runPrint(tfd::PrintOp op, Env &env);
-  void runAssert(tfd::AssertOp op, Env &env);
-  const Tensor &constant(tfd::ConstantOp op);
+  void runPrint(mlir::tfc::PrintOp op, Env &env);
+  void runAssert(mlir::tfc::AssertOp op, Env &env);
+  const Tensor &constant(mlir::tfc::ConstantOp op);
   KernelPlan &plan(Operation *op, OpKind kind);
   // --- tfc-autodiff: stacks and custom gradients ---------------------------
   /// A `!tfc.stack` value is an int64 scalar indexing `stacks`.
   void runStackOp(Operation *op, Env &env);
-  void runCustomGradient(tfd::CustomGradientOp op, Env &env);
+  void runCustomGradient(mlir::tfc::CustomGradientOp op, Env &env);
   std::vector<Tensor> &stackOf(const Env &env, Value handle, Operation *user);
   std::vector<std::optional<std::vector<Tensor>>> stacks;
   // --- end tfc-autodiff ----------------------------------------------------
@@ -409,7 +393,7 @@ void Interpreter::Impl::checkArguments(mlir::func::FuncOp fn,
                                    describe(*t));
       continue;
     }
-    if (auto varType = llvm::dyn_cast<tfd::VarType>(input)) {
+    if (auto varType = llvm::dyn_cast<mlir::tfc::VarType>(input)) {
       const VariableRef *ref = std::get_if<VariableRef>(&args[i]);
       if (!ref || !*ref)
         throw InvalidArgumentError(arg + " is a " + typeToString(input) +
@@ -434,41 +418,37 @@ void Interpreter::Impl::checkArguments(mlir::func::FuncOp fn,
 //===----------------------------------------------------------------------===//
 
 void Interpreter::Impl::runOp(Operation *op, Env &env) {
-  if (auto c = llvm::dyn_cast<tfd::ConstantOp>(op)) {
+  if (auto c = llvm::dyn_cast<mlir::tfc::ConstantOp>(op)) {
     env[c.getResult()] = constant(c);
     return;
   }
-  if (auto ifOp = llvm::dyn_cast<tfd::IfOp>(op))
+  if (auto ifOp = llvm::dyn_cast<mlir::tfc::IfOp>(op))
     return runIf(ifOp, env);
-  if (auto fusion = llvm::dyn_cast<tfd::FusionOp>(op))
+  if (auto fusion = llvm::dyn_cast<mlir::tfc::FusionOp>(op))
     return runFusion(fusion, env);
-  if (auto whileOp = llvm::dyn_cast<tfd::WhileOp>(op))
+  if (auto whileOp = llvm::dyn_cast<mlir::tfc::WhileOp>(op))
     return runWhile(whileOp, env);
   if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op))
     return runCall(call, env);
-  if (llvm::isa<tfd::VarReadOp, tfd::VarAssignOp, tfd::VarAssignAddOp,
-                tfd::VarAssignSubOp>(op))
+  if (llvm::isa<mlir::tfc::VarReadOp, mlir::tfc::VarAssignOp, mlir::tfc::VarAssignAddOp,
+                mlir::tfc::VarAssignSubOp>(op))
     return runVariableOp(op, env);
-  if (auto print = llvm::dyn_cast<tfd::PrintOp>(op))
+  if (auto print = llvm::dyn_cast<mlir::tfc::PrintOp>(op))
     return runPrint(print, env);
-  if (auto check = llvm::dyn_cast<tfd::AssertOp>(op))
+  if (auto check = llvm::dyn_cast<mlir::tfc::AssertOp>(op))
     return runAssert(check, env);
-  if (llvm::isa<tfd::StackNewOp, tfd::StackPushOp, tfd::StackPopOp,
-                tfd::StackSizeOp, tfd::StackFreeOp>(op))
+  if (llvm::isa<mlir::tfc::StackNewOp, mlir::tfc::StackPushOp, mlir::tfc::StackPopOp,
+                mlir::tfc::StackSizeOp, mlir::tfc::StackFreeOp>(op))
     return runStackOp(op, env); // tfc-autodiff
-  if (auto custom = llvm::dyn_cast<tfd::CustomGradientOp>(op))
+  if (auto custom = llvm::dyn_cast<mlir::tfc::CustomGradientOp>(op))
     return runCustomGradient(custom, env); // tfc-autodiff
-  if (op->getName().getDialectNamespace() ==
-      tfd::TfcDialect::getDialectNamespace())
-    if (auto kind = op_kind_from_name(
-            std::string_view(op->getName().stripDialect().data(),
-                             op->getName().stripDialect().size())))
-      return runKernel(op, *kind, env);
+  if (std::optional<OpKind> kind = bridge::kernelOpKind(op))
+    return runKernel(op, *kind, env);
   throw CompileError("the interpreter cannot run '" + opName(op) + "'" +
                      locationSuffix(op->getLoc()));
 }
 
-const Tensor &Interpreter::Impl::constant(tfd::ConstantOp op) {
+const Tensor &Interpreter::Impl::constant(mlir::tfc::ConstantOp op) {
   auto it = constants.find(op.getOperation());
   if (it != constants.end())
     return it->second;
@@ -503,103 +483,24 @@ KernelPlan &Interpreter::Impl::plan(Operation *op, OpKind kind) {
     return it->second;
 
   KernelPlan p;
+  std::string why;
+  std::optional<bridge::DecodedOp> decoded = bridge::decodeKernelOp(op, why);
+  if (!decoded)
+    throw CompileError(opName(op) + ": " + why + locationSuffix(op->getLoc()));
   p.kind = kind;
-  auto fail = [&](const std::string &what) -> CompileError {
-    return CompileError(opName(op) + ": " + what +
-                        locationSuffix(op->getLoc()));
-  };
-  auto resultType = [&]() -> RankedTensorType {
-    if (op->getNumResults() != 1)
-      throw fail("expected one result");
-    auto type = llvm::dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!type)
-      throw fail("the result must be a ranked tensor");
-    return type;
-  };
-  auto i64Array = [&](StringRef name) -> std::vector<int64_t> {
-    auto attr = op->getAttrOfType<mlir::DenseI64ArrayAttr>(name);
-    if (!attr)
-      throw fail("missing array attribute '" + name.str() + "'");
-    return std::vector<int64_t>(attr.asArrayRef().begin(),
-                                attr.asArrayRef().end());
-  };
-  auto i64 = [&](StringRef name) -> int64_t {
-    auto attr = op->getAttrOfType<mlir::IntegerAttr>(name);
-    if (!attr)
-      throw fail("missing integer attribute '" + name.str() + "'");
-    return attr.getInt();
-  };
-  auto flag = [&](StringRef name) -> bool {
-    auto attr = op->getAttrOfType<mlir::BoolAttr>(name);
-    if (!attr)
-      throw fail("missing bool attribute '" + name.str() + "'");
-    return attr.getValue();
-  };
-
-  switch (kind) {
-  case OpKind::Cmp:
-    p.attrs.predicate =
-        toKernelPredicate(llvm::cast<tfd::CmpOp>(op).getPredicate());
-    break;
-  case OpKind::Cast:
-    p.attrs.dtype = dtypeOf(resultType().getElementType(), op);
-    break;
-  case OpKind::OneHot:
-    p.attrs.dtype = dtypeOf(resultType().getElementType(), op);
-    p.attrs.axis = i64("depth"); // OpAttrs carries the depth in `axis`.
-    break;
-  case OpKind::Reshape: {
-    RankedTensorType type = resultType();
-    int dynamic = 0;
-    for (int64_t d : type.getShape()) {
-      dynamic += mlir::ShapedType::isDynamic(d);
-      p.attrs.shape.push_back(mlir::ShapedType::isDynamic(d) ? -1 : d);
-    }
+  p.attrs = std::move(decoded->attrs);
+  p.identity = decoded->identity;
+  if (kind == OpKind::Reshape) {
     // The runtime infers one -1 dim; more are ambiguous without a shape
     // operand, which the dialect does not have.
-    if (dynamic > 1)
-      throw fail("cannot interpret a reshape to " + typeToString(type) +
-                 ": more than one dynamic dim");
-    break;
+    if (llvm::count(p.attrs.shape, -1) > 1)
+      throw CompileError(opName(op) + ": cannot interpret a reshape to " +
+                         typeToString(op->getResult(0).getType()) +
+                         ": more than one dynamic dim" +
+                         locationSuffix(op->getLoc()));
   }
-  case OpKind::BroadcastTo:
-    for (int64_t d : resultType().getShape()) {
-      bool isDynamic = mlir::ShapedType::isDynamic(d);
-      p.resolveBroadcast |= isDynamic;
-      p.attrs.shape.push_back(isDynamic ? -1 : d);
-    }
-    break;
-  case OpKind::Transpose:
-    p.attrs.axes = i64Array("perm");
-    break;
-  case OpKind::ExpandDims:
-  case OpKind::Concat:
-  case OpKind::Argmax:
-  case OpKind::Softmax:
-  case OpKind::LogSoftmax:
-    p.attrs.axis = i64("axis");
-    break;
-  case OpKind::Squeeze:
-    p.attrs.axes = i64Array("axes");
-    p.identity = p.attrs.axes.empty();
-    break;
-  case OpKind::Slice:
-    p.attrs.axes = i64Array("begin");
-    p.attrs.shape = i64Array("size");
-    break;
-  case OpKind::ReduceSum:
-  case OpKind::ReduceMean:
-  case OpKind::ReduceMax:
-  case OpKind::ReduceMin:
-  case OpKind::ReduceProd:
-    p.attrs.axes = i64Array("axes");
-    p.attrs.keepdims = flag("keepdims");
-    p.identity = p.attrs.axes.empty();
-    break;
-  default:
-    break;
-  }
-  resultType(); // Every kernel op has exactly one ranked tensor result.
+  if (kind == OpKind::BroadcastTo)
+    p.resolveBroadcast = llvm::is_contained(p.attrs.shape, -1);
   p.sameShapeOperands =
       op->hasTrait<mlir::OpTrait::Elementwise>() && op->getNumOperands() > 1;
   return plans.try_emplace(op, std::move(p)).first->second;
@@ -656,7 +557,7 @@ void Interpreter::Impl::runKernel(Operation *op, OpKind kind, Env &env) {
   env[op->getResult(0)] = std::move(result);
 }
 
-void Interpreter::Impl::runIf(tfd::IfOp op, Env &env) {
+void Interpreter::Impl::runIf(mlir::tfc::IfOp op, Env &env) {
   bool taken = predicate(env, op.getCondition(), op);
   Region &region = taken ? op.getThenRegion() : op.getElseRegion();
   if (region.empty()) // No else region: no results either.
@@ -671,14 +572,14 @@ void Interpreter::Impl::runIf(tfd::IfOp op, Env &env) {
   bindValues(env, op->getResults(), results);
 }
 
-void Interpreter::Impl::runFusion(tfd::FusionOp op, Env &env) {
+void Interpreter::Impl::runFusion(mlir::tfc::FusionOp op, Env &env) {
   Block &body = op.getBody().front();
   bindValues(env, body.getArguments(), collect(op.getInputs(), env, op));
   Operation *yield = runBlock(body, env);
   bindValues(env, op->getResults(), collect(yield->getOperands(), env, yield));
 }
 
-void Interpreter::Impl::runWhile(tfd::WhileOp op, Env &env) {
+void Interpreter::Impl::runWhile(mlir::tfc::WhileOp op, Env &env) {
   Block &before = op.getBefore().front();
   Block &after = op.getAfter().front();
   SmallVector<RuntimeValue, 4> carried = collect(op.getInits(), env, op);
@@ -686,7 +587,7 @@ void Interpreter::Impl::runWhile(tfd::WhileOp op, Env &env) {
   while (true) {
     bindValues(env, before.getArguments(), carried);
     Operation *terminator = runBlock(before, env);
-    auto condition = llvm::dyn_cast<tfd::ConditionOp>(terminator);
+    auto condition = llvm::dyn_cast<mlir::tfc::ConditionOp>(terminator);
     if (!condition)
       throw CompileError("tfc.while: the before region must end in "
                          "tfc.condition" +
@@ -728,15 +629,15 @@ void Interpreter::Impl::runCall(mlir::func::CallOp op, Env &env) {
 
 void Interpreter::Impl::runVariableOp(Operation *op, Env &env) {
   const VariableRef &var = variableOf(env, op->getOperand(0), op);
-  auto varType = llvm::cast<tfd::VarType>(op->getOperand(0).getType());
-  if (auto read = llvm::dyn_cast<tfd::VarReadOp>(op)) {
+  auto varType = llvm::cast<mlir::tfc::VarType>(op->getOperand(0).getType());
+  if (auto read = llvm::dyn_cast<mlir::tfc::VarReadOp>(op)) {
     env[read.getResult()] = var->value;
     return;
   }
   const Tensor &x = tensorOf(env, op->getOperand(1), op);
   try {
     Tensor next;
-    if (llvm::isa<tfd::VarAssignOp>(op)) {
+    if (llvm::isa<mlir::tfc::VarAssignOp>(op)) {
       next = x;
     } else {
       // Same shapes, as for every elementwise op: no implicit broadcast.
@@ -745,7 +646,7 @@ void Interpreter::Impl::runVariableOp(Operation *op, Env &env) {
             opName(op) + ": the value has shape " + shape_to_string(x.shape()) +
             " but the variable holds " + shape_to_string(var->value.shape()));
       OpKind kind =
-          llvm::isa<tfd::VarAssignAddOp>(op) ? OpKind::Add : OpKind::Sub;
+          llvm::isa<mlir::tfc::VarAssignAddOp>(op) ? OpKind::Add : OpKind::Sub;
       next = execute(kind, {var->value, x});
     }
     if (!matches(next, varType.getValueType()))
@@ -758,7 +659,7 @@ void Interpreter::Impl::runVariableOp(Operation *op, Env &env) {
   }
 }
 
-void Interpreter::Impl::runPrint(tfd::PrintOp op, Env &env) {
+void Interpreter::Impl::runPrint(mlir::tfc::PrintOp op, Env &env) {
   // The eager `tfc::print` line: the label, then each tensor's data.
   std::string line = op.getLabel().str();
   for (Value v : op.getInputs()) {
@@ -769,7 +670,7 @@ void Interpreter::Impl::runPrint(tfd::PrintOp op, Env &env) {
   print_line(line);
 }
 
-void Interpreter::Impl::runAssert(tfd::AssertOp op, Env &env) {
+void Interpreter::Impl::runAssert(mlir::tfc::AssertOp op, Env &env) {
   if (predicate(env, op.getCondition(), op))
     return;
   // The JIT reports the same text (message, then the op's file:line).
@@ -794,7 +695,7 @@ std::vector<Tensor> &Interpreter::Impl::stackOf(const Env &env, Value handle,
 }
 
 void Interpreter::Impl::runStackOp(Operation *op, Env &env) {
-  if (auto create = llvm::dyn_cast<tfd::StackNewOp>(op)) {
+  if (auto create = llvm::dyn_cast<mlir::tfc::StackNewOp>(op)) {
     Tensor handle = Tensor::empty(DType::Int64, {});
     handle.data<int64_t>()[0] = static_cast<int64_t>(stacks.size());
     stacks.emplace_back(std::vector<Tensor>());
@@ -802,15 +703,15 @@ void Interpreter::Impl::runStackOp(Operation *op, Env &env) {
     return;
   }
   std::vector<Tensor> &stack = stackOf(env, op->getOperand(0), op);
-  if (auto push = llvm::dyn_cast<tfd::StackPushOp>(op)) {
+  if (auto push = llvm::dyn_cast<mlir::tfc::StackPushOp>(op)) {
     stack.push_back(tensorOf(env, push.getValue(), op));
-  } else if (auto pop = llvm::dyn_cast<tfd::StackPopOp>(op)) {
+  } else if (auto pop = llvm::dyn_cast<mlir::tfc::StackPopOp>(op)) {
     if (stack.empty())
       throw RuntimeError("tfc.stack_pop: the stack is empty" +
                          locationSuffix(op->getLoc()));
     env[pop.getValue()] = std::move(stack.back());
     stack.pop_back();
-  } else if (auto size = llvm::dyn_cast<tfd::StackSizeOp>(op)) {
+  } else if (auto size = llvm::dyn_cast<mlir::tfc::StackSizeOp>(op)) {
     Tensor n = Tensor::empty(DType::Int64, {});
     n.data<int64_t>()[0] = static_cast<int64_t>(stack.size());
     env[size.getSize()] = n;
@@ -820,7 +721,7 @@ void Interpreter::Impl::runStackOp(Operation *op, Env &env) {
   }
 }
 
-void Interpreter::Impl::runCustomGradient(tfd::CustomGradientOp op, Env &env) {
+void Interpreter::Impl::runCustomGradient(mlir::tfc::CustomGradientOp op, Env &env) {
   // Running the op runs its forward region; backward is for tfc-autodiff.
   Block &forward = op.getForward().front();
   bindValues(env, forward.getArguments(), collect(op.getInputs(), env, op));
@@ -880,7 +781,7 @@ RunResult Interpreter::runWithInitialValues(StringRef function,
   std::vector<std::pair<unsigned, VariableRef>> slots;
   for (auto [i, t] : llvm::enumerate(args)) {
     bool isVar = fn && i < fn.getNumArguments() &&
-                 llvm::isa<tfd::VarType>(fn.getArgumentTypes()[i]);
+                 llvm::isa<mlir::tfc::VarType>(fn.getArgumentTypes()[i]);
     if (isVar) {
       auto slot = std::make_shared<VariableSlot>(VariableSlot{t});
       slots.emplace_back(static_cast<unsigned>(i), slot);
@@ -911,8 +812,8 @@ mlir::OwningOpRef<mlir::ModuleOp> parseModule(StringRef text,
     throw CompileError("failed to parse the tfc module:\n" + deep);
   // The shared context is unlocked (threading off): serialise with the JIT
   // and the tracer.
-  std::lock_guard<std::recursive_mutex> lock(jit::contextMutex());
-  mlir::MLIRContext &ctx = jit::sharedContext();
+  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
+  mlir::MLIRContext &ctx = ::tfc::sharedContext();
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::string diagnostics;
   bool verified = false;
@@ -945,7 +846,7 @@ std::vector<tfc::Tensor> tfc::jit::interpret(std::string_view mlir_text,
   struct LockedModule {
     mlir::OwningOpRef<mlir::ModuleOp> module;
     ~LockedModule() {
-      std::lock_guard<std::recursive_mutex> lock(contextMutex());
+      std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
       module = mlir::OwningOpRef<mlir::ModuleOp>();
     }
   };

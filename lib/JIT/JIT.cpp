@@ -10,11 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/JIT/JIT.h"
+#include "tfc/Bridge/Types.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
-#include "tfc/GPU/CudaJIT.h"
 #include "tfc/InitAllDialects.h"
 #include "tfc/JIT/CompileCache.h"
-#include "tfc/JIT/SourceLimits.h"
+#include "tfc/SourceLimits.h"
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/Version.h"
 #include "tfc/runtime/Allocator.h"
@@ -232,42 +232,6 @@ void registerStackSymbols(llvm::orc::SymbolMap &map,
 // Context and helpers
 //===----------------------------------------------------------------------===//
 
-MLIRContext & ::tfc::jit::sharedContext() {
-  static MLIRContext *ctx = [] {
-    DialectRegistry registry;
-    mlir::tfc::registerAllDialects(registry);
-    registerBuiltinDialectTranslation(registry);
-    registerLLVMDialectTranslation(registry);
-    // Parallel loops become omp.* ops (tfc-linalg-to-loops).
-    registerOpenMPDialectTranslation(registry);
-    auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
-    c->loadAllAvailableDialects();
-    return c;
-  }();
-  return *ctx;
-}
-
-std::recursive_mutex & ::tfc::jit::contextMutex() {
-  static std::recursive_mutex m;
-  return m;
-}
-
-bool ::tfc::jit::toDType(Type t, DType &out) {
-  if (t.isInteger(1))
-    out = DType::Bool;
-  else if (t.isInteger(32))
-    out = DType::Int32;
-  else if (t.isInteger(64))
-    out = DType::Int64;
-  else if (t.isF32())
-    out = DType::Float32;
-  else if (t.isF64())
-    out = DType::Float64;
-  else
-    return false;
-  return true;
-}
-
 namespace {
 /// "file:line:col" for file locations (looking through names and call
 /// sites), MLIR's own spelling otherwise.
@@ -289,11 +253,10 @@ std::string formatLocation(Location loc) {
   return s;
 }
 
-/// Collects every diagnostic emitted while alive as "loc: error: msg" lines.
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(MLIRContext &ctx)
-      : handler(&ctx, [this](Diagnostic &diag) {
+} // namespace
+
+::tfc::jit::detail::DiagnosticCollector::DiagnosticCollector(MLIRContext &ctx)
+    : handler(&ctx, [this](Diagnostic &diag) {
           llvm::raw_string_ostream os(text);
           os << formatLocation(diag.getLocation()) << ": ";
           switch (diag.getSeverity()) {
@@ -316,12 +279,8 @@ public:
                << "\n";
           return success();
         }) {}
-  std::string text;
 
-private:
-  ScopedDiagnosticHandler handler;
-};
-
+namespace {
 std::string printOp(Operation *op) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -329,57 +288,6 @@ std::string printOp(Operation *op) {
   return s;
 }
 
-/// With TFC_TIMING=1 or TFC_LOG=timing, one stderr line per compile names
-/// the function and gives the wall time of its trace (when a tfc::function
-/// traced it) and of each compile stage (like `-mlir-timing`, but across
-/// MLIR, LLVM and linking).
-class StageTimer {
-public:
-  StageTimer(ModuleOp module, const TraceInfo &trace)
-      : enabled(::tfc::logging::enabled(::tfc::logging::Category::Timing)),
-        trace(trace) {
-    if (enabled)
-      label = ::tfc::jit::detail::moduleLabel(module);
-  }
-  void mark(const char *stage) {
-    if (!enabled)
-      return;
-    auto now = std::chrono::steady_clock::now();
-    stages.emplace_back(stage,
-                        std::chrono::duration<double, std::milli>(now - last));
-    last = now;
-  }
-  ~StageTimer() {
-    if (!enabled)
-      return;
-    std::string line;
-    llvm::raw_string_ostream os(line);
-    os << "tfc timing '" << label << "'";
-    if (trace.trace > 0)
-      os << " trace " << trace.trace;
-    os << " (ms, wall):";
-    double total = 0;
-    if (trace.traceMs >= 0) {
-      os << " trace " << llvm::format("%.2f", trace.traceMs);
-      total += trace.traceMs;
-    }
-    for (auto &[name, ms] : stages) {
-      os << " " << name << " " << llvm::format("%.2f", ms.count());
-      total += ms.count();
-    }
-    os << " | total " << llvm::format("%.2f", total);
-    ::tfc::logging::emit(line);
-  }
-
-private:
-  bool enabled;
-  TraceInfo trace;
-  std::string label;
-  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
-  std::vector<
-      std::pair<const char *, std::chrono::duration<double, std::milli>>>
-      stages;
-};
 
 /// Runs the pipeline `build` adds. A fresh PassManager each time: reusing
 /// one across modules would save building pattern sets (a few ms), but
@@ -605,6 +513,81 @@ void StageDumper::dump(int index, StringRef stage, StringRef text) const {
 // Compile
 //===----------------------------------------------------------------------===//
 
+void ::tfc::jit::detail::readSignatures(ModuleOp module,
+                                        CompiledModule::Impl &impl) {
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isDeclaration() || fn.isPrivate())
+      continue;
+    FunctionSignature sig;
+    sig.name = fn.getName().str();
+    auto convert = [&](Type t, const char *what,
+                       unsigned i) -> TensorSignature {
+      auto rt = dyn_cast<RankedTensorType>(t);
+      TensorSignature ts{DType::Float32, {}};
+      if (!rt || !::tfc::bridge::toDType(rt.getElementType(), ts.dtype))
+        throw CompileError("function @" + sig.name + ": " + what + " " +
+                           std::to_string(i) +
+                           " must be a ranked tensor of i1/i32/i64/f32/f64");
+      for (int64_t d : rt.getShape())
+        ts.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+      return ts;
+    };
+    FunctionType type = fn.getFunctionType();
+    for (auto [i, t] : llvm::enumerate(type.getInputs()))
+      sig.args.push_back(convert(t, "argument", i));
+    for (auto [i, t] : llvm::enumerate(type.getResults()))
+      sig.results.push_back(convert(t, "result", i));
+    if (auto written = fn->getAttrOfType<DenseI64ArrayAttr>("tfc.written_vars"))
+      sig.writtenVars.assign(written.asArrayRef().begin(),
+                             written.asArrayRef().end());
+    for (const auto &a : sig.args)
+      sig.argWords += 3 + 2 * a.shape.size();
+    for (const auto &r : sig.results)
+      sig.resultWords += 3 + 2 * r.shape.size();
+    impl.functionNames.push_back(sig.name);
+    impl.functions.emplace(sig.name, std::move(sig));
+  }
+}
+
+::tfc::jit::detail::StageTimer::StageTimer(ModuleOp module,
+                                           const TraceInfo &trace)
+    : enabled(::tfc::logging::enabled(::tfc::logging::Category::Timing)),
+      trace(trace) {
+  if (enabled)
+    label = ::tfc::jit::detail::moduleLabel(module);
+}
+
+void ::tfc::jit::detail::StageTimer::mark(const char *stage) {
+  if (!enabled)
+    return;
+  auto now = std::chrono::steady_clock::now();
+  stages.emplace_back(stage,
+                      std::chrono::duration<double, std::milli>(now - last));
+  last = now;
+}
+
+::tfc::jit::detail::StageTimer::~StageTimer() {
+  if (!enabled)
+    return;
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  os << "tfc timing '" << label << "'";
+  if (trace.trace > 0)
+    os << " trace " << trace.trace;
+  os << " (ms, wall):";
+  double total = 0;
+  if (trace.traceMs >= 0) {
+    os << " trace " << llvm::format("%.2f", trace.traceMs);
+    total += trace.traceMs;
+  }
+  for (auto &[name, ms] : stages) {
+    os << " " << name << " " << llvm::format("%.2f", ms.count());
+    total += ms.count();
+  }
+  os << " | total " << llvm::format("%.2f", total);
+  ::tfc::logging::emit(line);
+}
+
 CompiledModule::Impl::~Impl() {
   // Run the module's global destructors (if any), as ExecutionEngine does.
   if (jit)
@@ -612,22 +595,15 @@ CompiledModule::Impl::~Impl() {
 }
 
 std::shared_ptr<CompiledModule::Impl>
-CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options,
-                              const TraceInfo &trace) {
-  std::lock_guard<std::recursive_mutex> lock(contextMutex());
-  StageTimer timer(module, trace);
-  // --- Target::CUDA: lib/GPU/CudaJIT.cpp (docs/gpu.md) ---
-  if (options.target == Target::CUDA) {
-    auto impl = ::tfc::gpu::compileCuda(module, options);
-    timer.mark("cuda-compile");
-    return impl;
-  }
+CompiledModule::Impl::compileCpu(ModuleOp module, const CompileOptions &options,
+                                 ::tfc::jit::detail::StageTimer &timer) {
+  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
   std::call_once(nativeTargetOnce, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
   MLIRContext *ctx = module.getContext();
-  DiagnosticCollector diags(*ctx);
+  ::tfc::jit::detail::DiagnosticCollector diags(*ctx);
   auto fail = [&](const std::string &what) -> CompileError {
     std::string msg = what;
     if (!diags.text.empty())
@@ -642,56 +618,14 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options,
   impl->stages["tfc"] = printOp(module);
   dumper.dump(0, "tfc", module);
   timer.mark("verify+print");
-  // Inline calls first so that variable handles passed to callees can be
-  // promoted along with the caller's.
+  // tfc-prepare-pipeline: inline, symbol-dce, promote variables, read-only
+  // arguments; then the public functions have their final signatures.
   if (failed(runPipeline(module, [](OpPassManager &pm) {
-        pm.addPass(createInlinerPass());
-        pm.addPass(createSymbolDCEPass());
+        mlir::tfc::buildTfcPreparePipeline(pm);
       })))
-    throw fail("inlining failed");
-  // Variables become values: handles in, final values of written ones out.
-  for (auto fn : module.getOps<func::FuncOp>())
-    if (failed(mlir::tfc::promoteVariables(fn)))
-      throw fail("promoting variables failed");
+    throw fail("preparing the module (inline, promote variables) failed");
   timer.mark("inline+promote");
-
-  // Record signatures of public functions before lowering changes them.
-  for (auto fn : module.getOps<func::FuncOp>()) {
-    if (fn.isDeclaration() || fn.isPrivate())
-      continue;
-    FunctionSignature sig;
-    sig.name = fn.getName().str();
-    auto convert = [&](Type t, const char *what,
-                       unsigned i) -> TensorSignature {
-      auto rt = dyn_cast<RankedTensorType>(t);
-      TensorSignature ts{DType::Float32, {}};
-      if (!rt || !toDType(rt.getElementType(), ts.dtype))
-        throw CompileError("function @" + sig.name + ": " + what + " " +
-                           std::to_string(i) +
-                           " must be a ranked tensor of i1/i32/i64/f32/f64");
-      for (int64_t d : rt.getShape())
-        ts.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
-      return ts;
-    };
-    FunctionType type = fn.getFunctionType();
-    for (auto [i, t] : llvm::enumerate(type.getInputs()))
-      sig.args.push_back(convert(t, "argument", i));
-    for (auto [i, t] : llvm::enumerate(type.getResults()))
-      sig.results.push_back(convert(t, "result", i));
-    // Compiled code must never write into the caller's buffers.
-    for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-      fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
-                    BoolAttr::get(ctx, false));
-    if (auto written = fn->getAttrOfType<DenseI64ArrayAttr>("tfc.written_vars"))
-      sig.writtenVars.assign(written.asArrayRef().begin(),
-                             written.asArrayRef().end());
-    for (const auto &a : sig.args)
-      sig.argWords += 3 + 2 * a.shape.size();
-    for (const auto &r : sig.results)
-      sig.resultWords += 3 + 2 * r.shape.size();
-    impl->functionNames.push_back(sig.name);
-    impl->functions.emplace(sig.name, std::move(sig));
-  }
+  ::tfc::jit::detail::readSignatures(module, *impl);
 
   mlir::tfc::CpuPipelineOptions pipelineOptions;
   pipelineOptions.fuseElementwise = options.fuse;
@@ -1051,44 +985,6 @@ CompiledModule::Impl::call(std::string_view name,
 
 CompiledModule::CompiledModule(std::shared_ptr<Impl> impl)
     : impl_(std::move(impl)) {}
-
-namespace {
-/// `name` is the source buffer's name: locations in diagnostics and in
-/// TFC_DUMP_DIR dumps say it.
-std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
-                                                  const CompileOptions &options,
-                                                  llvm::StringRef name) {
-  if (std::string deep = checkSourceNesting(text, name.str()); !deep.empty())
-    throw CompileError("failed to parse the tfc module:\n" + deep);
-  std::lock_guard<std::recursive_mutex> lock(contextMutex());
-  MLIRContext &ctx = sharedContext();
-  OwningOpRef<ModuleOp> module;
-  std::string diagnostics;
-  {
-    DiagnosticCollector diags(ctx);
-    llvm::SourceMgr sm;
-    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
-                              llvm::StringRef(text.data(), text.size()), name),
-                          llvm::SMLoc());
-    module = parseSourceGuarded(sm, &ctx);
-    diagnostics = diags.text;
-  }
-  if (!module)
-    throw CompileError("failed to parse the tfc module:\n" + diagnostics);
-  return CompiledModule::Impl::compile(*module, options);
-}
-} // namespace
-
-CompiledModule CompiledModule::from_source(std::string_view text,
-                                           CompileOptions options) {
-  return CompiledModule(compileText(text, options, "<source>"));
-}
-
-CompiledModule CompiledModule::from_file(const std::string &path,
-                                         CompileOptions options) {
-  return CompiledModule(compileText(
-      readSourceFile(path, "CompiledModule::from_file"), options, path));
-}
 
 bool CompiledModule::from_cache() const { return impl_->fromCache; }
 

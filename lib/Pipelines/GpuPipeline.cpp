@@ -145,6 +145,7 @@ void addTfcToLinalg(OpPassManager &pm,
 
 void tfc::buildTfcCudaPipeline(OpPassManager &pm,
                                const CudaPipelineOptions &options) {
+  buildTfcPreparePipeline(pm);
   addTfcToLinalg(pm, options);
   buildLinalgToGpuPipeline(pm, options);
   buildGpuToNVVMPipeline(pm, options);

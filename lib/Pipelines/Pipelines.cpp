@@ -16,6 +16,15 @@
 
 using namespace mlir;
 
+void tfc::buildTfcPreparePipeline(OpPassManager &pm) {
+  // Inline calls first so that variable handles passed to callees are
+  // promoted along with the caller's.
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createTfcPromoteVariablesPass());
+  pm.addPass(createTfcReadOnlyArgumentsPass());
+}
+
 void tfc::buildTfcToLinalgPipeline(OpPassManager &pm,
                                    const CpuPipelineOptions &options) {
   pm.addPass(createInlinerPass());
@@ -90,6 +99,7 @@ void tfc::buildLinalgToLLVMPipeline(OpPassManager &pm,
 
 void tfc::buildTfcCpuPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
+  buildTfcPreparePipeline(pm);
   buildTfcToLinalgPipeline(pm, options);
   buildLinalgToLLVMPipeline(pm, options);
 }
@@ -98,6 +108,12 @@ void tfc::registerTfcPipelines() {
   PassPipelineRegistration<CpuPipelineOptions>(
       "tfc-cpu-pipeline", "Lower tfc to the LLVM dialect for the CPU JIT",
       buildTfcCpuPipeline);
+  PassPipelineRegistration<>(
+      "tfc-prepare-pipeline",
+      "Inline, drop dead symbols, promote variables to values, mark "
+      "arguments read-only (the first steps of every target's pipeline; the "
+      "JIT reads function signatures after it)",
+      buildTfcPreparePipeline);
   PassPipelineRegistration<CpuPipelineOptions>(
       "tfc-to-linalg-pipeline",
       "Lower tfc to linalg/tensor/scf on tensors (first half of the CPU "

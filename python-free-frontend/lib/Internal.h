@@ -1,6 +1,7 @@
 //===- Internal.h - Helpers shared by the frontend's sources ----*- C++ -*-===//
 //
-// Not installed, not part of the API.
+// Not installed, not part of the API. The MLIR-free helpers of the ops layer
+// are in ops/lib/OpsInternal.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TFC_FRONTEND_LIB_INTERNAL_H
@@ -18,14 +19,6 @@
 #include <vector>
 
 namespace tfc::detail {
-/// Shortest text that reads back as `value`: "2.5", "0.1", "1e+20".
-std::string format_double(double value);
-/// "[0, 2]".
-std::string list_to_string(const std::vector<int64_t> &values);
-/// The shape spelling of loop-variable messages (docs/api.md): "(1)",
-/// "(2, 3)", "()".
-std::string loop_shape_to_string(const std::vector<int64_t> &shape);
-
 /// Under a recording GradientTape, records each floating result of a call of
 /// the compiled function `function` as a node whose gradient throws
 /// (CompiledCallGradient.cpp): the tape cannot see inside compiled code, and
@@ -37,28 +30,7 @@ void record_compiled_call(
     const std::vector<std::shared_ptr<VariableState>> &variables,
     const std::vector<Tensor> &values, Tensor *results, size_t numResults);
 
-// --- tfc-autodiff ------------------------------------------------------------
 class TraceSession;
-
-/// While alive, ops dispatched on this thread build tfc IR at the insertion
-/// point of `at` (captured on construction), every op located at `loc`, as a
-/// trace would. `tfc-autodiff` runs the shared gradient rules through it
-/// (GradientRules.cpp): `bind` gives a symbolic tensor for an existing
-/// value, `value` the IR value of a tensor a rule returned (a constant for a
-/// concrete one). Not nestable with a tfc::function trace on this thread.
-class ExternalTrace {
-public:
-  ExternalTrace(mlir::OpBuilder &at, mlir::Location loc);
-  ~ExternalTrace();
-  Tensor bind(mlir::Value value);
-  mlir::Value value(const Tensor &t);
-
-private:
-  ExternalTrace(const ExternalTrace &) = delete;
-  ExternalTrace &operator=(const ExternalTrace &) = delete;
-  TraceSession *session;
-};
-// --- end tfc-autodiff --------------------------------------------------------
 
 // --- Stacks in a trace (GradientTape.cpp) ------------------------------------
 struct TraceHook;

@@ -1,4 +1,8 @@
-//===- Ops.cpp - The op table: names and one dispatch per op --------------===//
+//===- Ops.cpp - The op table: one kernel call per op ---------------------===//
+//
+// `execute` names every kernel; it is registered as the eager executor
+// (OpNames.cpp) when this object is linked, so code that only builds IR from
+// dispatched ops (the autodiff pass in tfc-opt) links no kernel.
 
 #include "tfc/runtime/Ops.h"
 
@@ -10,13 +14,6 @@ using namespace tfc;
 using namespace tfc::detail;
 
 namespace {
-
-constexpr std::string_view kNames[] = {
-#define TFC_OP_NAME(e, s) s,
-    TFC_FOR_EACH_OP(TFC_OP_NAME)
-#undef TFC_OP_NAME
-};
-constexpr size_t kNumOps = sizeof(kNames) / sizeof(kNames[0]);
 
 [[noreturn]] [[gnu::cold]] void failArity(OpKind kind, size_t want,
                                           size_t got) {
@@ -30,18 +27,6 @@ inline void arity(OpKind kind, size_t want, size_t got) {
 }
 
 } // namespace
-
-std::string_view tfc::op_name(OpKind kind) {
-  auto i = static_cast<size_t>(kind);
-  return i < kNumOps ? kNames[i] : std::string_view("<invalid op>");
-}
-
-std::optional<OpKind> tfc::op_kind_from_name(std::string_view name) {
-  for (size_t i = 0; i < kNumOps; ++i)
-    if (kNames[i] == name)
-      return static_cast<OpKind>(i);
-  return std::nullopt;
-}
 
 Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
                     const OpAttrs &attrs) {
@@ -150,3 +135,11 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
   }
   fail("execute", "invalid op kind ", static_cast<int>(kind));
 }
+
+namespace {
+/// Links the table to the dispatch funnel's eager path (OpNames.cpp).
+[[maybe_unused]] const bool registered = [] {
+  tfc::detail::set_eager_executor(&tfc::execute);
+  return true;
+}();
+} // namespace

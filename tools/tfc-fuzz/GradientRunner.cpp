@@ -9,6 +9,9 @@
 #include <tfc/tfc.h>
 
 #include "tfc/JIT/JIT.h"
+#include "tfc/Bridge/OpDecoding.h"
+#include "tfc/Bridge/Types.h"
+#include "tfc/InitAllDialects.h"
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Ops.h"
@@ -125,27 +128,9 @@ private:
   DType dtypeOf(mlir::Type type) {
     DType d = DType::Float32;
     auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(type);
-    if (!ranked || !jit::toDType(ranked.getElementType(), d))
+    if (!ranked || !bridge::toDType(ranked.getElementType(), d))
       error = "unsupported type";
     return d;
-  }
-
-  std::vector<int64_t> i64Array(mlir::Operation &op, llvm::StringRef name) {
-    auto attr = op.getAttrOfType<mlir::DenseI64ArrayAttr>(name);
-    if (!attr) {
-      error = "missing attribute " + name.str();
-      return {};
-    }
-    return {attr.asArrayRef().begin(), attr.asArrayRef().end()};
-  }
-
-  int64_t i64(mlir::Operation &op, llvm::StringRef name) {
-    auto attr = op.getAttrOfType<mlir::IntegerAttr>(name);
-    if (!attr) {
-      error = "missing attribute " + name.str();
-      return 0;
-    }
-    return attr.getInt();
   }
 
   void node(mlir::Operation &op, Node &n) {
@@ -199,94 +184,30 @@ private:
         n.message = m.str();
       return;
     }
-    std::optional<OpKind> kind;
-    if (name.starts_with("tfc."))
-      kind = op_kind_from_name(
-          std::string_view(name.drop_front(4).data(), name.size() - 4));
-    if (!kind || op.getNumResults() != 1) {
-      error = "unsupported op " + name.str();
+    std::string why;
+    std::optional<bridge::DecodedOp> decoded =
+        bridge::decodeKernelOp(&op, why);
+    if (!decoded) {
+      error = "unsupported op " + name.str() + ": " + why;
       return;
     }
-    n.kind = *kind;
-    mlir::Type resultType = op.getResult(0).getType();
-    auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(resultType);
-    if (!ranked) {
-      error = "unranked result";
-      return;
-    }
-    switch (*kind) {
-    case OpKind::Cmp: {
-      static const kernels::CmpPredicate preds[] = {
-          kernels::CmpPredicate::EQ, kernels::CmpPredicate::NE,
-          kernels::CmpPredicate::LT, kernels::CmpPredicate::LE,
-          kernels::CmpPredicate::GT, kernels::CmpPredicate::GE};
-      int64_t p = i64(op, "predicate");
-      if (p < 0 || p > 5)
-        error = "bad cmp predicate";
-      else
-        n.attrs.predicate = preds[p];
-      break;
-    }
-    case OpKind::Cast:
-      n.attrs.dtype = dtypeOf(resultType);
-      break;
-    case OpKind::OneHot:
-      n.attrs.dtype = dtypeOf(resultType);
-      n.attrs.axis = i64(op, "depth");
-      break;
-    case OpKind::Reshape:
-    case OpKind::BroadcastTo: {
-      int dynamic = 0;
-      for (int64_t d : ranked.getShape()) {
-        bool isDynamic = mlir::ShapedType::isDynamic(d);
-        dynamic += isDynamic;
-        n.attrs.shape.push_back(isDynamic ? -1 : d);
-      }
-      if (*kind == OpKind::Reshape && dynamic > 1)
+    n.kind = decoded->kind;
+    n.attrs = std::move(decoded->attrs);
+    n.identity = decoded->identity;
+    if (n.kind == OpKind::Reshape || n.kind == OpKind::BroadcastTo) {
+      auto dynamic = llvm::count(n.attrs.shape, -1);
+      if (n.kind == OpKind::Reshape && dynamic > 1)
         error = "reshape to several dynamic dims";
-      (*kind == OpKind::Reshape ? n.resolveReshape : n.resolveBroadcast) =
+      (n.kind == OpKind::Reshape ? n.resolveReshape : n.resolveBroadcast) =
           dynamic > 0;
-      break;
-    }
-    case OpKind::Transpose:
-      n.attrs.axes = i64Array(op, "perm");
-      break;
-    case OpKind::ExpandDims:
-    case OpKind::Concat:
-    case OpKind::Argmax:
-    case OpKind::Softmax:
-    case OpKind::LogSoftmax:
-      n.attrs.axis = i64(op, "axis");
-      break;
-    case OpKind::Squeeze:
-      n.attrs.axes = i64Array(op, "axes");
-      n.identity = n.attrs.axes.empty();
-      break;
-    case OpKind::Slice:
-      n.attrs.axes = i64Array(op, "begin");
-      n.attrs.shape = i64Array(op, "size");
-      break;
-    case OpKind::ReduceSum:
-    case OpKind::ReduceMean:
-    case OpKind::ReduceMax:
-    case OpKind::ReduceMin:
-    case OpKind::ReduceProd: {
-      n.attrs.axes = i64Array(op, "axes");
-      auto keep = op.getAttrOfType<mlir::BoolAttr>("keepdims");
-      n.attrs.keepdims = keep && keep.getValue();
-      n.identity = n.attrs.axes.empty();
-      break;
-    }
-    default:
-      break;
     }
   }
 };
 
 /// Parses and decodes `text`; nullopt with `why` set when it cannot.
 std::optional<Program> decode(const std::string &text, std::string &why) {
-  std::lock_guard<std::recursive_mutex> lock(jit::contextMutex());
-  mlir::MLIRContext &ctx = jit::sharedContext();
+  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
+  mlir::MLIRContext &ctx = ::tfc::sharedContext();
   mlir::ScopedDiagnosticHandler quiet(
       &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -307,7 +228,7 @@ std::optional<Program> decode(const std::string &text, std::string &why) {
     for (mlir::Type t : fn.getResultTypes()) {
       DType d = DType::Float32;
       auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(t);
-      if (!ranked || !jit::toDType(ranked.getElementType(), d))
+      if (!ranked || !bridge::toDType(ranked.getElementType(), d))
         decoder.error = "unsupported result type";
       program.resultDTypes.push_back(d);
     }

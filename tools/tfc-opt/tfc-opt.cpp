@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
 #include "tfc/InitAllDialects.h"
-#include "tfc/JIT/SourceLimits.h"
+#include "tfc/SourceLimits.h"
 #include "tfc/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -23,7 +23,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::tfc::registerAllDialects(registry);
   mlir::tfc::registerAllPasses();
-  mlir::tfc::registerTfcAutodiffPasses();
   // --version: LLVM's version, then tfc's.
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "tfc version " << TFC_VERSION_STRING << "\n";

@@ -22,7 +22,7 @@
 #include "tfc/Interpreter/Interpreter.h"
 #include "tfc/JIT/CompiledModule.h"
 #include "tfc/JIT/JIT.h"
-#include "tfc/JIT/SourceLimits.h"
+#include "tfc/SourceLimits.h"
 #include "tfc/Version.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Npy.h"

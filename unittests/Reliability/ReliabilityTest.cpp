@@ -8,7 +8,7 @@
 #include <tfc/tfc.h>
 
 #include "tfc/JIT/CompiledModule.h"
-#include "tfc/JIT/SourceLimits.h"
+#include "tfc/SourceLimits.h"
 
 #include <gtest/gtest.h>
 

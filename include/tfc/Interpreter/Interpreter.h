@@ -95,11 +95,11 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// Parses `text` into jit::sharedContext() and verifies it, holding
-/// jit::contextMutex() meanwhile. `bufferName` names the source in
+/// Parses `text` into tfc::sharedContext() and verifies it, holding
+/// tfc::contextMutex() meanwhile. `bufferName` names the source in
 /// locations. Throws CompileError carrying the MLIR diagnostics (with their
 /// locations) when parsing or verification fails. Where other threads use the
-/// shared context, destroy the module under jit::contextMutex() too.
+/// shared context, destroy the module under tfc::contextMutex() too.
 mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::StringRef text,
                                               llvm::StringRef bufferName);
 

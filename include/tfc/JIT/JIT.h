@@ -13,9 +13,11 @@
 #include "tfc/runtime/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 
 #include <map>
+#include <chrono>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -44,9 +46,6 @@ struct FunctionSignature {
   size_t argWords = 0, resultWords = 0;
 };
 
-/// Maps an MLIR element type to a DType; false if unsupported.
-bool toDType(mlir::Type elementType, DType &out);
-
 /// What a tfc::function tells the compiler about the trace behind a module,
 /// for the TFC_TIMING / TFC_LOG=timing line.
 struct TraceInfo {
@@ -54,12 +53,56 @@ struct TraceInfo {
   double traceMs = -1.0; ///< Wall time of the trace; < 0: unknown.
 };
 
+namespace detail {
+/// Collects every diagnostic emitted while alive as "file:line:col: error:
+/// msg" lines (notes included).
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(mlir::MLIRContext &ctx);
+  std::string text;
+
+private:
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+/// With TFC_TIMING=1 or TFC_LOG=timing, one stderr line per compile names
+/// the function and gives the wall time of its trace (when a tfc::function
+/// traced it) and of each compile stage (like `-mlir-timing`, but across
+/// MLIR, LLVM and linking).
+class StageTimer {
+public:
+  StageTimer(mlir::ModuleOp module, const TraceInfo &trace);
+  void mark(const char *stage);
+  ~StageTimer();
+
+private:
+  bool enabled;
+  TraceInfo trace;
+  std::string label;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+  std::vector<
+      std::pair<const char *, std::chrono::duration<double, std::milli>>>
+      stages;
+};
+
+/// Records the signature of each public function of `module` (after
+/// tfc-prepare-pipeline) in `impl.functions` / `impl.functionNames`, for
+/// every target. Throws CompileError for a non-tensor argument or result.
+void readSignatures(mlir::ModuleOp module, CompiledModule::Impl &impl);
+} // namespace detail
+
 class CompiledModule::Impl {
 public:
   /// Lowers and compiles `module` (consumed). Throws CompileError.
+  /// Lowers and compiles `module` (consumed) for options.target
+  /// (lib/JIT/Compile.cpp). Throws CompileError.
   static std::shared_ptr<Impl> compile(mlir::ModuleOp module,
                                        const CompileOptions &options,
                                        const TraceInfo &trace = {});
+  /// Target::CPU (lib/JIT/JIT.cpp); `timer` gets one mark per stage.
+  static std::shared_ptr<Impl> compileCpu(mlir::ModuleOp module,
+                                          const CompileOptions &options,
+                                          detail::StageTimer &timer);
   ~Impl();
 
   std::vector<Tensor> call(std::string_view name,
@@ -85,12 +128,6 @@ public:
   Target target = Target::CPU;
 };
 
-/// The MLIRContext used by the JIT and the tracer: every dialect and
-/// interface registered, multithreading off (compiles are small).
-mlir::MLIRContext &sharedContext();
-/// Held (recursively) by everything that builds or parses IR in the shared
-/// context: it is created with threading off, so uniquing is unlocked.
-std::recursive_mutex &contextMutex();
 
 namespace detail {
 /// The files CompileOptions::dump_dir / TFC_DUMP_DIR receive for one

@@ -42,13 +42,18 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 };
 
 /// tfc (after canonicalization) -> linalg/tensor/scf on tensors.
+/// The target-independent first steps of every pipeline: inline,
+/// symbol-dce, tfc-promote-variables, tfc-readonly-arguments. After it the
+/// public functions have their final signatures (the JIT reads them there).
+void buildTfcPreparePipeline(OpPassManager &pm);
 void buildTfcToLinalgPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options);
 /// Bufferized, loop-level IR -> LLVM dialect. Allocations go through the
 /// generic `_mlir_memref_to_llvm_*` functions, which the runtime defines.
 void buildLinalgToLLVMPipeline(OpPassManager &pm,
                                const CpuPipelineOptions &options);
-/// The whole CPU pipeline: tfc -> LLVM dialect.
+/// The whole CPU pipeline: tfc -> LLVM dialect (prepare, to-linalg,
+/// linalg-to-llvm): exactly what the JIT runs.
 void buildTfcCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 /// Registers `tfc-cpu-pipeline`, `tfc-to-linalg-pipeline` and

@@ -8,8 +8,8 @@
 // product `@f_vjp(args..., dys...) -> (dargs...)` in the tfc dialect and
 // replaces the `tfc.grad` by a call. A block is differentiated in two sweeps:
 // its ops are cloned forward, then walked backwards keeping a map from each
-// original value to its adjoint. Kernel ops use the frontend's gradient rules
-// (emitGradientRule: GradientRules.cpp, shared with the eager tape). Regions
+// original value to its adjoint. Kernel ops use the ops layer's gradient rules
+// (tfc::bridge::emitGradientRule, shared with the eager tape). Regions
 // are differentiated by recomputing their forward ops inside the adjoint
 // region (an `if` branch once; a `while` body once per iteration, from the
 // loop values the forward loop pushed on stacks), so the work stays O(N) in
@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
+
+#include "tfc/Bridge/GradientRules.h"
 
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 
@@ -162,7 +164,7 @@ public:
         add(call.getOperand(i));
       return;
     }
-    if (isa<CustomGradientOp>(op) || hasGradientRule(&op))
+    if (isa<CustomGradientOp>(op) || ::tfc::bridge::hasGradientRule(&op))
       for (Value v : op.getOperands())
         add(v);
   }
@@ -404,7 +406,7 @@ LogicalResult VJPGenerator::reverseKernel(Operation *op, OpBuilder &b,
   SmallVector<Value> operands;
   for (Value v : op->getOperands())
     operands.push_back(map.lookupOrDefault(v));
-  FailureOr<SmallVector<Value>> grads = emitGradientRule(
+  FailureOr<SmallVector<Value>> grads = ::tfc::bridge::emitGradientRule(
       b, op, operands, map.lookupOrDefault(op->getResult(0)), dy);
   if (failed(grads))
     return failure();

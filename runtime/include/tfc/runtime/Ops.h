@@ -76,6 +76,18 @@ inline Tensor execute(OpKind kind, const std::vector<Tensor> &inputs,
   return execute(kind, inputs.data(), inputs.size(), attrs);
 }
 
+namespace detail {
+/// What the dispatch funnel runs for an eager op. `execute` once the op
+/// table (Ops.cpp) is linked, which registers it; until then a function
+/// that throws RuntimeError. Reached through this pointer so that the ops
+/// layer (dispatch, the gradient rules) does not name every kernel: the
+/// compiler's tools run the rules on IR only and link none.
+using EagerExecutor = Tensor (*)(OpKind, const Tensor *, size_t,
+                                 const OpAttrs &);
+extern EagerExecutor eager_executor;
+void set_eager_executor(EagerExecutor executor);
+} // namespace detail
+
 } // namespace tfc
 
 #endif // TFC_RUNTIME_OPS_H

@@ -39,6 +39,25 @@ def TfcPromoteVariablesPass : Pass<"tfc-promote-variables", "ModuleOp"> {
   }];
 }
 
+def TfcReadOnlyArgumentsPass : Pass<"tfc-readonly-arguments", "ModuleOp"> {
+  let summary = "Mark the tensor arguments of public functions read-only";
+  let description = [{
+    Sets `bufferization.writable = false` on every tensor argument of every
+    public function, so that bufferization never writes into a caller's
+    buffer: compiled code gets runtime tensors that other code still holds.
+    The last step of `tfc-prepare-pipeline`, after which the JIT reads each
+    public function's signature.
+
+    Example:
+    ```mlir
+    func.func @f(%x: tensor<2xf32>) -> tensor<2xf32>
+    // becomes
+    func.func @f(%x: tensor<2xf32> {bufferization.writable = false}) -> tensor<2xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
 def TfcInsertRuntimeChecksPass : Pass<"tfc-insert-runtime-checks"> {
   let summary = "Check at run time what the verifier cannot: dynamic dims, divisors";
   let description = [{

@@ -1,7 +1,7 @@
 //===- Creation.cpp - Creating tensors ------------------------------------===//
 #include "tfc/frontend/Creation.h"
 
-#include "Internal.h"
+#include "OpsInternal.h"
 
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/runtime/Kernels.h"

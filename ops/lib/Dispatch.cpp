@@ -130,7 +130,7 @@ Tensor tfc::detail::dispatch(OpKind kind, const Tensor *inputs,
   }
   Tensor output;
   try {
-    output = execute(kind, inputs, numInputs, attrs);
+    output = eager_executor(kind, inputs, numInputs, attrs);
   } catch (const Error &) {
     rethrowInApiTerms(kind, attrs, loc);
   }

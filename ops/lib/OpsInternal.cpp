@@ -1,5 +1,5 @@
-//===- Internal.cpp - Helpers shared by the frontend's sources ------------===//
-#include "Internal.h"
+//===- OpsInternal.cpp - Helpers shared by the ops layer's sources ------===//
+#include "OpsInternal.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "tfc/frontend/Ops.h"
 
-#include "Internal.h"
+#include "OpsInternal.h"
 
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/runtime/Ops.h"

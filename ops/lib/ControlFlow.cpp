@@ -1,7 +1,7 @@
 //===- ControlFlow.cpp - cond, while_loop, print, assert_true -------------===//
 #include "tfc/frontend/ControlFlow.h"
 
-#include "Internal.h"
+#include "OpsInternal.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Print.h"
 #include "tfc/runtime/PrintSink.h"

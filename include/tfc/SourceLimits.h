@@ -8,8 +8,8 @@
 // then parses on a thread with a large stack (parseSourceGuarded).
 //
 //===----------------------------------------------------------------------===//
-#ifndef TFC_JIT_SOURCELIMITS_H
-#define TFC_JIT_SOURCELIMITS_H
+#ifndef TFC_SOURCELIMITS_H
+#define TFC_SOURCELIMITS_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -51,4 +51,4 @@ std::string readSourceFile(const std::string &path, std::string_view what);
 
 } // namespace tfc::jit
 
-#endif // TFC_JIT_SOURCELIMITS_H
+#endif // TFC_SOURCELIMITS_H

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tfc/JIT/SourceLimits.h"
+#include "tfc/SourceLimits.h"
 #include "tfc/runtime/Error.h"
 
 #include "mlir/Parser/Parser.h"

@@ -1,0 +1,652 @@
+//===- IRTrace.cpp - Build tfc IR from dispatched ops ---------------------===//
+//
+// Part of the tfc project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The op-building half of tracing, moved out of the frontend so the
+// autodiff pass can run the gradient rules without the user API. Result
+// types are computed from the operands as the runtime computes them; every
+// op is verified as it is built and a verifier message becomes an
+// InvalidArgumentError naming the op, the types and the user's line.
+//
+//===----------------------------------------------------------------------===//
+#include "tfc/Bridge/IRTrace.h"
+
+#include "tfc/Bridge/Types.h"
+#include "tfc/Dialect/Tfc/IR/TfcOps.h"
+#include "tfc/runtime/Error.h"
+#include "tfc/runtime/Kernels.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace tfc;
+using namespace tfc::detail;
+
+namespace tfc::bridge {
+
+namespace {
+/// The mlir::Value behind a symbolic tensor.
+struct TracedValue : SymbolicValue {
+  TracedValue(mlir::Value v, const IRTrace *t) : value(v), trace(t) {}
+  std::string describe() const override {
+    if (mlir::Operation *op = value.getDefiningOp())
+      return "traced " + op->getName().getStringRef().str();
+    return "traced argument";
+  }
+  mlir::Value value;
+  const IRTrace *trace;
+};
+} // namespace
+
+IRTrace::IRTrace(mlir::OpBuilder &at)
+    : ctx(at.getContext()), builder(at.getContext()) {
+  builder.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());
+}
+
+IRTrace::IRTrace(mlir::MLIRContext *context) : ctx(context), builder(context) {}
+
+IRTrace::~IRTrace() { restoreHook(); }
+
+void IRTrace::install() {
+  if (!installed) {
+    previousHook = set_active_trace_hook(this);
+    installed = true;
+  }
+}
+
+void IRTrace::restoreHook() {
+  if (installed) {
+    set_active_trace_hook(previousHook);
+    installed = false;
+  }
+}
+
+Tensor IRTrace::op(OpKind kind, const Tensor *inputs, size_t n,
+                   const OpAttrs &attrs, const std::source_location &loc) {
+  return buildOp(kind, inputs, n, attrs, loc);
+}
+
+Tensor IRTrace::constant(const Tensor &value) {
+  return symbolic(constantValue(value, builder.getUnknownLoc()));
+}
+
+void IRTrace::print(std::string_view label,
+           const std::vector<Tensor> &tensors) {
+  llvm::SmallVector<mlir::Value> values;
+  for (const Tensor &t : tensors)
+    values.push_back(toValue(t, "print"));
+  mlir::OperationState state(builder.getUnknownLoc(), "tfc.print");
+  state.addAttribute("label", builder.getStringAttr(llvm::StringRef(
+                                  label.data(), label.size())));
+  state.addOperands(values);
+  builder.create(state);
+}
+
+void IRTrace::assert_true(const Tensor &pred, std::string_view message,
+                 const std::source_location &loc) {
+  mlir::Value p = toValue(pred, "assert_true");
+  p = reduceAll(p, location(loc));
+  mlir::OperationState state(location(loc), "tfc.assert");
+  state.addOperands(p);
+  state.addAttribute("message", builder.getStringAttr(llvm::StringRef(
+                                    message.data(), message.size())));
+  builder.create(state);
+}
+
+std::vector<Tensor> IRTrace::cond(const Tensor &pred,
+                         const std::function<std::vector<Tensor>()> &thenFn,
+                         const std::function<std::vector<Tensor>()> &elseFn,
+                         const std::source_location &srcLoc) {
+  if (!pred.is_symbolic())
+    return pred.item<bool>() ? thenFn() : elseFn();
+  mlir::Location loc = location(srcLoc);
+  mlir::Value p = toValue(pred, "cond");
+  // Trace both branches into the regions of a result-less placeholder, so
+  // values from the enclosing scope stay visible, then rebuild with the
+  // result types the branches produced.
+  mlir::OperationState placeholderState(loc, "tfc.if");
+  placeholderState.addOperands(p);
+  placeholderState.addRegion();
+  placeholderState.addRegion();
+  mlir::Operation *placeholder = builder.create(placeholderState);
+  llvm::SmallVector<mlir::Value> branchValues[2];
+  std::vector<Tensor> branchOuts[2];
+  const std::function<std::vector<Tensor>()> *fns[2] = {&thenFn, &elseFn};
+  for (int b = 0; b < 2; ++b) {
+    mlir::Block *block = new mlir::Block();
+    placeholder->getRegion(b).push_back(block);
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(block);
+    branchOuts[b] = (*fns[b])();
+    for (const Tensor &t : branchOuts[b])
+      branchValues[b].push_back(toValue(t, "cond"));
+  }
+  if (branchValues[0].size() != branchValues[1].size())
+    throw InvalidArgumentError(
+        "cond: true_fn returns " + std::to_string(branchValues[0].size()) +
+        " tensors but false_fn returns " +
+        std::to_string(branchValues[1].size()) + location_suffix(srcLoc));
+  llvm::SmallVector<mlir::Type> types;
+  for (size_t i = 0; i < branchValues[0].size(); ++i) {
+    mlir::Type a = branchValues[0][i].getType();
+    mlir::Type b = branchValues[1][i].getType();
+    if (a != b)
+      throw InvalidArgumentError("cond: output " + std::to_string(i) +
+                                 " is " + describeTensor(branchOuts[0][i]) +
+                                 " in true_fn but " +
+                                 describeTensor(branchOuts[1][i]) +
+                                 " in false_fn" + location_suffix(srcLoc));
+    types.push_back(a);
+  }
+  for (int b = 0; b < 2; ++b) {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(&placeholder->getRegion(b).front());
+    mlir::tfc::YieldOp::create(builder, loc, branchValues[b]);
+  }
+  mlir::OperationState state(loc, "tfc.if");
+  state.addOperands(p);
+  state.addTypes(types);
+  state.addRegion();
+  state.addRegion();
+  builder.setInsertionPoint(placeholder);
+  mlir::Operation *ifOp = builder.create(state);
+  ifOp->getRegion(0).takeBody(placeholder->getRegion(0));
+  ifOp->getRegion(1).takeBody(placeholder->getRegion(1));
+  placeholder->erase();
+  builder.setInsertionPointAfter(ifOp);
+  std::vector<Tensor> results;
+  for (mlir::Value r : ifOp->getResults())
+    results.push_back(symbolic(r));
+  return results;
+}
+
+std::vector<Tensor> IRTrace::while_loop(
+    const std::function<Tensor(const std::vector<Tensor> &)> &condFn,
+    const std::function<std::vector<Tensor>(const std::vector<Tensor> &)>
+        &bodyFn,
+    const std::vector<Tensor> &loopVars, int64_t maximumIterations,
+    const std::source_location &srcLoc) {
+  mlir::Location loc = location(srcLoc);
+  llvm::SmallVector<mlir::Value> inits;
+  for (const Tensor &t : loopVars)
+    inits.push_back(toValue(t, "while_loop"));
+  bool counted = maximumIterations >= 0;
+  auto counterType =
+      mlir::RankedTensorType::get({}, builder.getIntegerType(64));
+  if (counted)
+    inits.push_back(scalarConstant(counterType, 0, loc));
+  llvm::SmallVector<mlir::Type> types;
+  llvm::SmallVector<mlir::Location> locs;
+  for (mlir::Value v : inits) {
+    types.push_back(v.getType());
+    locs.push_back(loc);
+  }
+  mlir::OperationState state(loc, "tfc.while");
+  state.addOperands(inits);
+  state.addTypes(types);
+  state.addRegion();
+  state.addRegion();
+  mlir::Operation *whileOp = builder.create(state);
+  mlir::Block *before = new mlir::Block();
+  whileOp->getRegion(0).push_back(before);
+  before->addArguments(types, locs);
+  mlir::Block *after = new mlir::Block();
+  whileOp->getRegion(1).push_back(after);
+  after->addArguments(types, locs);
+  size_t nUser = loopVars.size();
+  auto userArgs = [&](mlir::Block *block) {
+    std::vector<Tensor> args;
+    for (size_t i = 0; i < nUser; ++i)
+      args.push_back(symbolic(block->getArgument(i)));
+    return args;
+  };
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(before);
+    Tensor c = condFn(userArgs(before));
+    check_bool_scalar("while_loop", c, srcLoc);
+    mlir::Value cv = toValue(c, "while_loop");
+    if (counted) {
+      mlir::Value limit = scalarConstant(counterType, maximumIterations, loc);
+      mlir::Value below = buildNamed(
+          "tfc.cmp", {before->getArguments().back(), limit},
+          mlir::RankedTensorType::get({}, builder.getI1Type()), loc,
+          {builder.getNamedAttr(
+              "predicate", builder.getI64IntegerAttr(static_cast<int64_t>(
+                               kernels::CmpPredicate::LT)))});
+      cv = buildNamed("tfc.logical_and", {cv, below}, cv.getType(), loc);
+    }
+    mlir::tfc::ConditionOp::create(builder, loc, cv, before->getArguments());
+  }
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(after);
+    std::vector<Tensor> argsIn = userArgs(after);
+    std::vector<Tensor> outs = bodyFn(argsIn);
+    check_loop_vars(loopVars, outs, srcLoc);
+    llvm::SmallVector<mlir::Value> yields;
+    for (const Tensor &t : outs)
+      yields.push_back(toValue(t, "while_loop"));
+    if (counted) {
+      mlir::Value one = scalarConstant(counterType, 1, loc);
+      yields.push_back(buildNamed(
+          "tfc.add", {after->getArguments().back(), one}, counterType, loc));
+    }
+    mlir::tfc::YieldOp::create(builder, loc, yields);
+  }
+  std::vector<Tensor> results;
+  for (size_t i = 0; i < nUser; ++i)
+    results.push_back(symbolic(whileOp->getResult(i)));
+  return results;
+}
+
+Tensor IRTrace::symbolic(mlir::Value v) {
+  auto type = mlir::cast<mlir::RankedTensorType>(v.getType());
+  DType dt = toDType(type.getElementType()).value_or(DType::Float32);
+  return Tensor::symbolic(dt, shapeOf(type),
+                          std::make_shared<TracedValue>(v, this));
+}
+
+mlir::Location IRTrace::location(const std::source_location &loc) {
+  if (fixedLocation) // tfc-autodiff: the differentiated op's location
+    return *fixedLocation;
+  if (!loc.file_name() || !*loc.file_name() || loc.line() == 0)
+    return builder.getUnknownLoc();
+  return mlir::FileLineColLoc::get(ctx, loc.file_name(), loc.line(),
+                                   loc.column());
+}
+
+std::string IRTrace::describeTensor(const Tensor &t) {
+  return std::string(to_string(t.dtype())) + " " + shape_to_string(t.shape());
+}
+
+mlir::Value IRTrace::scalarConstant(mlir::RankedTensorType type, int64_t v,
+                           mlir::Location loc) {
+  auto attr = mlir::DenseElementsAttr::get(
+      type, builder.getIntegerAttr(type.getElementType(), v));
+  return mlir::tfc::ConstantOp::create(builder, loc, type, attr);
+}
+
+mlir::Value IRTrace::constantValue(const Tensor &t, mlir::Location loc) {
+  auto type = tensorType(ctx, t.dtype(), t.shape());
+  mlir::DenseElementsAttr attr;
+  switch (t.dtype()) {
+  case DType::Bool: {
+    std::vector<bool> v = t.to_vector<bool>();
+    llvm::SmallVector<bool> bits(v.begin(), v.end());
+    attr = mlir::DenseElementsAttr::get(type, llvm::ArrayRef<bool>(bits));
+    break;
+  }
+  case DType::Int32:
+    attr = mlir::DenseElementsAttr::get(
+        type, llvm::ArrayRef<int32_t>(t.data<int32_t>(), t.numel()));
+    break;
+  case DType::Int64:
+    attr = mlir::DenseElementsAttr::get(
+        type, llvm::ArrayRef<int64_t>(t.data<int64_t>(), t.numel()));
+    break;
+  case DType::Float32:
+    attr = mlir::DenseElementsAttr::get(
+        type, llvm::ArrayRef<float>(t.data<float>(), t.numel()));
+    break;
+  case DType::Float64:
+    attr = mlir::DenseElementsAttr::get(
+        type, llvm::ArrayRef<double>(t.data<double>(), t.numel()));
+    break;
+  }
+  return mlir::tfc::ConstantOp::create(builder, loc, type, attr);
+}
+
+/// The IR value of `t` at the insertion point: a traced value of this
+/// session that is in scope, or a constant for a concrete tensor.
+mlir::Value IRTrace::toValue(const Tensor &t, std::string_view what) {
+  if (!t.defined())
+    throw InvalidArgumentError(std::string(what) +
+                               ": got an undefined tensor while tracing");
+  if (!t.is_symbolic())
+    return constantValue(t, builder.getUnknownLoc());
+  auto *traced = dynamic_cast<TracedValue *>(t.symbolic_value());
+  if (!traced || traced->trace != this)
+    throw InvalidArgumentError(
+        std::string(what) +
+        ": a symbolic tensor from another trace was used in this one (a "
+        "traced tensor escaped its tfc::function)");
+  mlir::Region *here = builder.getInsertionBlock()->getParent();
+  mlir::Region *defined = traced->value.getParentRegion();
+  if (!defined->isAncestor(here))
+    throw InvalidArgumentError(
+        std::string(what) +
+        ": a tensor computed inside a cond/while_loop branch was used "
+        "outside that branch; return it from the branch instead");
+  return traced->value;
+}
+
+/// A rank-0 "all true" of a bool tensor (assert_true takes any shape).
+mlir::Value IRTrace::reduceAll(mlir::Value p, mlir::Location loc) {
+  auto type = mlir::cast<mlir::RankedTensorType>(p.getType());
+  if (type.getRank() == 0)
+    return p;
+  // all(p) == (min over p cast to i32) != 0
+  auto i32 = builder.getIntegerType(32);
+  mlir::Value asInt = buildNamed("tfc.cast", {p}, type.clone(i32), loc);
+  llvm::SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    axes.push_back(i);
+  auto scalarI32 = mlir::RankedTensorType::get({}, i32);
+  mlir::Value m = buildNamed(
+      "tfc.reduce_min", {asInt}, scalarI32, loc,
+      {builder.getNamedAttr("axes", builder.getDenseI64ArrayAttr(axes)),
+       builder.getNamedAttr("keepdims", builder.getBoolAttr(false))});
+  return buildNamed("tfc.cast", {m},
+                    mlir::RankedTensorType::get({}, builder.getI1Type()),
+                    loc);
+}
+
+/// Creates `name` generically and verifies it; verifier messages become
+/// InvalidArgumentError.
+mlir::Value IRTrace::buildNamed(llvm::StringRef name,
+                       llvm::ArrayRef<mlir::Value> operands,
+                       mlir::Type resultType, mlir::Location loc,
+                       llvm::ArrayRef<mlir::NamedAttribute> attrs,
+                       std::string_view apiName,
+                       const std::source_location *srcLoc) {
+  mlir::OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addTypes(resultType);
+  state.addAttributes(attrs);
+  mlir::Operation *op = builder.create(state);
+  std::string diags;
+  {
+    mlir::ScopedDiagnosticHandler handler(ctx, [&](mlir::Diagnostic &d) {
+      if (!diags.empty())
+        diags += "; ";
+      diags += d.str();
+      return mlir::success();
+    });
+    if (mlir::succeeded(mlir::verify(op, /*verifyRecursively=*/false)))
+      return op->getResult(0);
+  }
+  op->erase();
+  std::string api =
+      apiName.empty() ? name.drop_front(4).str() : std::string(apiName);
+  throw InvalidArgumentError(api + ": " + diags +
+                             (srcLoc ? location_suffix(*srcLoc) : ""));
+}
+
+mlir::Value IRTrace::broadcastTo(mlir::Value v, const std::vector<int64_t> &shape,
+                        mlir::Location loc) {
+  auto type = mlir::cast<mlir::RankedTensorType>(v.getType());
+  auto target = type.clone(tensorType(ctx, DType::Float32, shape).getShape());
+  if (target == type)
+    return v;
+  return buildNamed("tfc.broadcast_to", {v}, target, loc);
+}
+
+Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
+               const OpAttrs &attrs, const std::source_location &srcLoc) {
+  mlir::Location loc = location(srcLoc);
+  std::string api(api_op_name(kind, attrs));
+  std::string name = "tfc." + std::string(op_name(kind));
+  auto fail = [&](const std::string &msg) -> InvalidArgumentError {
+    return InvalidArgumentError(api + ": " + msg + location_suffix(srcLoc));
+  };
+  llvm::SmallVector<mlir::Value> vals;
+  for (size_t i = 0; i < n; ++i)
+    vals.push_back(toValue(inputs[i], api));
+  auto typeOf = [&](size_t i) {
+    return mlir::cast<mlir::RankedTensorType>(vals[i].getType());
+  };
+  auto shapeOf = [&](size_t i) { return inputs[i].shape(); };
+  auto named = [&](const char *attr, mlir::Attribute a) {
+    return builder.getNamedAttr(attr, a);
+  };
+  llvm::SmallVector<mlir::NamedAttribute> nattrs;
+  mlir::RankedTensorType result;
+
+  switch (kind) {
+  // Unary elementwise: same type out.
+  case OpKind::Neg:
+  case OpKind::Abs:
+  case OpKind::Exp:
+  case OpKind::Log:
+  case OpKind::Log1p:
+  case OpKind::Sqrt:
+  case OpKind::Square:
+  case OpKind::Sin:
+  case OpKind::Cos:
+  case OpKind::Tanh:
+  case OpKind::Sigmoid:
+  case OpKind::Relu:
+  case OpKind::LogicalNot:
+  case OpKind::StopGradient:
+    if (n != 1)
+      throw fail("expected 1 operand");
+    result = typeOf(0);
+    break;
+  // Binary elementwise (and cmp): explicit broadcasts to one shape.
+  case OpKind::Add:
+  case OpKind::Sub:
+  case OpKind::Mul:
+  case OpKind::Div:
+  case OpKind::Pow:
+  case OpKind::Maximum:
+  case OpKind::Minimum:
+  case OpKind::FloorDiv:
+  case OpKind::Mod:
+  case OpKind::LogicalAnd:
+  case OpKind::LogicalOr:
+  case OpKind::Cmp: {
+    if (n != 2)
+      throw fail("expected 2 operands");
+    if (inputs[0].dtype() != inputs[1].dtype())
+      throw fail("mixed dtypes " + std::string(to_string(inputs[0].dtype())) +
+                 " and " + std::string(to_string(inputs[1].dtype())) +
+                 " (shapes " + shape_to_string(shapeOf(0)) + " and " +
+                 shape_to_string(shapeOf(1)) + "); use cast");
+    std::vector<int64_t> shape;
+    try {
+      shape = kernels::broadcast_shapes(api, shapeOf(0), shapeOf(1));
+    } catch (...) {
+      rethrow_with_location(srcLoc);
+    }
+    vals[0] = broadcastTo(vals[0], shape, loc);
+    vals[1] = broadcastTo(vals[1], shape, loc);
+    result = typeOf(0);
+    if (kind == OpKind::Cmp) {
+      // The dialect orders i1 (false < true); the API, like eager, does not.
+      if (inputs[0].dtype() == DType::Bool &&
+          attrs.predicate != kernels::CmpPredicate::EQ &&
+          attrs.predicate != kernels::CmpPredicate::NE)
+        throw fail("ordering comparison of bool tensors is not supported "
+                   "(only eq and ne); cast them first");
+      result = result.clone(builder.getI1Type());
+      nattrs.push_back(named(
+          "predicate",
+          builder.getI64IntegerAttr(static_cast<int64_t>(attrs.predicate))));
+    }
+    break;
+  }
+  case OpKind::Select: {
+    if (n != 3)
+      throw fail("expected 3 operands");
+    std::vector<int64_t> shape;
+    try {
+      shape = kernels::broadcast_shapes(
+          api, kernels::broadcast_shapes(api, shapeOf(0), shapeOf(1)),
+          shapeOf(2));
+    } catch (...) {
+      rethrow_with_location(srcLoc);
+    }
+    for (auto &v : vals)
+      v = broadcastTo(v, shape, loc);
+    result = typeOf(1);
+    break;
+  }
+  case OpKind::Cast:
+    result = typeOf(0).clone(elementType(ctx, attrs.dtype));
+    break;
+  case OpKind::BroadcastTo:
+    result = tensorType(ctx, inputs[0].dtype(), attrs.shape);
+    break;
+  case OpKind::Reshape: {
+    std::vector<int64_t> shape = attrs.shape;
+    int64_t known = 1, unknown = -1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] == -1)
+        unknown = static_cast<int64_t>(i);
+      else
+        known *= shape[i];
+    }
+    if (unknown >= 0) {
+      int64_t total = shape_numel(shapeOf(0));
+      if (known == 0 || total % known != 0)
+        throw fail("cannot reshape tensor of shape " +
+                   shape_to_string(shapeOf(0)) + " into shape " +
+                   shape_to_string(attrs.shape));
+      shape[unknown] = total / known;
+    }
+    result = tensorType(ctx, inputs[0].dtype(), shape);
+    break;
+  }
+  case OpKind::Transpose: {
+    std::vector<int64_t> shape;
+    for (int64_t p : attrs.axes) {
+      if (p < 0 || p >= inputs[0].rank())
+        throw fail("bad permutation for shape " +
+                   shape_to_string(shapeOf(0)));
+      shape.push_back(shapeOf(0)[p]);
+    }
+    result = tensorType(ctx, inputs[0].dtype(), shape);
+    nattrs.push_back(named("perm", builder.getDenseI64ArrayAttr(attrs.axes)));
+    break;
+  }
+  case OpKind::ExpandDims: {
+    std::vector<int64_t> shape = shapeOf(0);
+    if (attrs.axis < 0 || attrs.axis > (int64_t)shape.size())
+      throw fail("axis out of range");
+    shape.insert(shape.begin() + attrs.axis, 1);
+    result = tensorType(ctx, inputs[0].dtype(), shape);
+    nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
+    break;
+  }
+  case OpKind::Squeeze: {
+    std::vector<int64_t> shape;
+    for (int64_t i = 0; i < inputs[0].rank(); ++i)
+      if (!llvm::is_contained(attrs.axes, i))
+        shape.push_back(shapeOf(0)[i]);
+    result = tensorType(ctx, inputs[0].dtype(), shape);
+    nattrs.push_back(named("axes", builder.getDenseI64ArrayAttr(attrs.axes)));
+    break;
+  }
+  case OpKind::Concat: {
+    if (n == 0)
+      throw fail("needs at least one tensor");
+    std::vector<int64_t> shape = shapeOf(0);
+    if (attrs.axis < 0 || attrs.axis >= (int64_t)shape.size())
+      throw fail("axis out of range");
+    for (size_t i = 1; i < n; ++i) {
+      if (inputs[i].rank() != (int64_t)shape.size())
+        throw fail("rank mismatch");
+      shape[attrs.axis] += shapeOf(i)[attrs.axis];
+    }
+    result = tensorType(ctx, inputs[0].dtype(), shape);
+    nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
+    break;
+  }
+  case OpKind::Slice:
+    result = tensorType(ctx, inputs[0].dtype(), attrs.shape);
+    nattrs.push_back(
+        named("begin", builder.getDenseI64ArrayAttr(attrs.axes)));
+    nattrs.push_back(
+        named("size", builder.getDenseI64ArrayAttr(attrs.shape)));
+    break;
+  case OpKind::Matmul: {
+    if (n != 2)
+      throw fail("expected 2 operands");
+    const auto &a = shapeOf(0), &b = shapeOf(1);
+    if (inputs[0].dtype() != inputs[1].dtype())
+      throw fail("mixed dtypes " + std::string(to_string(inputs[0].dtype())) +
+                 " and " + std::string(to_string(inputs[1].dtype())));
+    if (a.size() < 2 || b.size() < 2 || a[a.size() - 1] != b[b.size() - 2])
+      throw fail("incompatible shapes " + shape_to_string(a) + " and " +
+                 shape_to_string(b) + " (" +
+                 std::string(to_string(inputs[0].dtype())) + ")");
+    // Batch dims broadcast, as eagerly (tf.linalg.matmul); the dialect's
+    // matmul takes equal batch dims, so broadcast the operands first.
+    std::vector<int64_t> batch;
+    try {
+      batch = kernels::broadcast_shapes(
+          api, std::vector<int64_t>(a.begin(), a.end() - 2),
+          std::vector<int64_t>(b.begin(), b.end() - 2));
+    } catch (...) {
+      rethrow_with_location(srcLoc);
+    }
+    std::vector<int64_t> fullA = batch, fullB = batch;
+    fullA.insert(fullA.end(), a.end() - 2, a.end());
+    fullB.insert(fullB.end(), b.end() - 2, b.end());
+    vals[0] = broadcastTo(vals[0], fullA, loc);
+    vals[1] = broadcastTo(vals[1], fullB, loc);
+    std::vector<int64_t> shape = fullA;
+    shape.back() = b.back();
+    result = tensorType(ctx, inputs[0].dtype(), shape);
+    break;
+  }
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMean:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd: {
+    std::vector<int64_t> shape;
+    for (int64_t i = 0; i < inputs[0].rank(); ++i) {
+      if (!llvm::is_contained(attrs.axes, i))
+        shape.push_back(shapeOf(0)[i]);
+      else if (attrs.keepdims)
+        shape.push_back(1);
+    }
+    result = tensorType(ctx, inputs[0].dtype(), shape);
+    nattrs.push_back(named("axes", builder.getDenseI64ArrayAttr(attrs.axes)));
+    nattrs.push_back(named("keepdims", builder.getBoolAttr(attrs.keepdims)));
+    break;
+  }
+  case OpKind::Argmax: {
+    std::vector<int64_t> shape;
+    for (int64_t i = 0; i < inputs[0].rank(); ++i)
+      if (i != attrs.axis)
+        shape.push_back(shapeOf(0)[i]);
+    result = tensorType(ctx, DType::Int64, shape);
+    nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
+    break;
+  }
+  case OpKind::Softmax:
+  case OpKind::LogSoftmax:
+    result = typeOf(0);
+    nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
+    break;
+  case OpKind::OneHot: {
+    std::vector<int64_t> shape = shapeOf(0);
+    shape.push_back(attrs.axis);
+    result = tensorType(ctx, attrs.dtype, shape);
+    nattrs.push_back(named("depth", builder.getI64IntegerAttr(attrs.axis)));
+    break;
+  }
+  case OpKind::SoftmaxCrossEntropy: {
+    if (n != 2)
+      throw fail("expected labels and logits");
+    if (shapeOf(0) != shapeOf(1) || inputs[0].dtype() != inputs[1].dtype())
+      throw fail("labels " + describeTensor(inputs[0]) + " and logits " +
+                 describeTensor(inputs[1]) +
+                 " must have the same shape and dtype");
+    std::vector<int64_t> shape = shapeOf(1);
+    if (shape.empty())
+      throw fail("logits must have rank >= 1");
+    shape.pop_back();
+    result = tensorType(ctx, inputs[1].dtype(), shape);
+    break;
+  }
+  }
+  mlir::Value v = buildNamed(name, vals, result, loc, nattrs, api, &srcLoc);
+  return symbolic(v);
+}
+} // namespace tfc::bridge

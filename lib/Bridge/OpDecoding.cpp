@@ -1,0 +1,169 @@
+//===- OpDecoding.cpp - A tfc op as (OpKind, OpAttrs) ---------------------===//
+//
+// Part of the tfc project.
+//
+//===----------------------------------------------------------------------===//
+#include "tfc/Bridge/OpDecoding.h"
+
+#include "tfc/Bridge/Types.h"
+
+namespace tfc::bridge {
+
+std::optional<OpKind> kernelOpKind(mlir::Operation *op) {
+  mlir::OperationName name = op->getName();
+  if (name.getDialectNamespace() != "tfc")
+    return std::nullopt;
+  llvm::StringRef mnemonic = name.stripDialect();
+  return op_kind_from_name(std::string_view(mnemonic.data(), mnemonic.size()));
+}
+
+kernels::CmpPredicate toKernelPredicate(mlir::tfc::CmpPredicate predicate) {
+  switch (predicate) {
+  case mlir::tfc::CmpPredicate::eq:
+    return kernels::CmpPredicate::EQ;
+  case mlir::tfc::CmpPredicate::ne:
+    return kernels::CmpPredicate::NE;
+  case mlir::tfc::CmpPredicate::lt:
+    return kernels::CmpPredicate::LT;
+  case mlir::tfc::CmpPredicate::le:
+    return kernels::CmpPredicate::LE;
+  case mlir::tfc::CmpPredicate::gt:
+    return kernels::CmpPredicate::GT;
+  case mlir::tfc::CmpPredicate::ge:
+    return kernels::CmpPredicate::GE;
+  }
+  return kernels::CmpPredicate::EQ;
+}
+
+mlir::tfc::CmpPredicate toDialectPredicate(kernels::CmpPredicate predicate) {
+  switch (predicate) {
+  case kernels::CmpPredicate::EQ:
+    return mlir::tfc::CmpPredicate::eq;
+  case kernels::CmpPredicate::NE:
+    return mlir::tfc::CmpPredicate::ne;
+  case kernels::CmpPredicate::LT:
+    return mlir::tfc::CmpPredicate::lt;
+  case kernels::CmpPredicate::LE:
+    return mlir::tfc::CmpPredicate::le;
+  case kernels::CmpPredicate::GT:
+    return mlir::tfc::CmpPredicate::gt;
+  case kernels::CmpPredicate::GE:
+    return mlir::tfc::CmpPredicate::ge;
+  }
+  return mlir::tfc::CmpPredicate::eq;
+}
+
+std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op,
+                                        std::string &why) {
+  std::optional<OpKind> kind = kernelOpKind(op);
+  if (!kind) {
+    why = "has no runtime kernel";
+    return std::nullopt;
+  }
+  if (op->getNumResults() != 1) {
+    why = "expected one result";
+    return std::nullopt;
+  }
+  auto resultType =
+      llvm::dyn_cast<mlir::RankedTensorType>(op->getResult(0).getType());
+  if (!resultType) {
+    why = "the result must be a ranked tensor";
+    return std::nullopt;
+  }
+  DecodedOp d;
+  d.kind = *kind;
+  bool ok = true;
+  auto i64Array = [&](llvm::StringRef name) {
+    auto attr = op->getAttrOfType<mlir::DenseI64ArrayAttr>(name);
+    if (!attr) {
+      why = "missing array attribute '" + name.str() + "'";
+      ok = false;
+      return std::vector<int64_t>();
+    }
+    return std::vector<int64_t>(attr.asArrayRef().begin(),
+                                attr.asArrayRef().end());
+  };
+  auto i64 = [&](llvm::StringRef name) -> int64_t {
+    auto attr = op->getAttrOfType<mlir::IntegerAttr>(name);
+    if (!attr) {
+      why = "missing integer attribute '" + name.str() + "'";
+      ok = false;
+      return 0;
+    }
+    return attr.getInt();
+  };
+  auto resultDType = [&]() {
+    std::optional<DType> dtype = toDType(resultType.getElementType());
+    if (!dtype) {
+      why = "unsupported result element type";
+      ok = false;
+      return DType::Float32;
+    }
+    return *dtype;
+  };
+
+  switch (d.kind) {
+  case OpKind::Cmp: {
+    auto attr = op->getAttrOfType<mlir::IntegerAttr>("predicate");
+    std::optional<mlir::tfc::CmpPredicate> p =
+        attr ? mlir::tfc::symbolizeCmpPredicate(attr.getInt()) : std::nullopt;
+    if (!p) {
+      why = "missing or bad 'predicate' attribute";
+      return std::nullopt;
+    }
+    d.attrs.predicate = toKernelPredicate(*p);
+    break;
+  }
+  case OpKind::Cast:
+    d.attrs.dtype = resultDType();
+    break;
+  case OpKind::OneHot:
+    d.attrs.dtype = resultDType();
+    d.attrs.axis = i64("depth"); // OpAttrs carries one_hot's depth in `axis`.
+    break;
+  case OpKind::Reshape:
+  case OpKind::BroadcastTo:
+    d.attrs.shape = shapeOf(resultType);
+    break;
+  case OpKind::Transpose:
+    d.attrs.axes = i64Array("perm");
+    break;
+  case OpKind::ExpandDims:
+  case OpKind::Concat:
+  case OpKind::Argmax:
+  case OpKind::Softmax:
+  case OpKind::LogSoftmax:
+    d.attrs.axis = i64("axis");
+    break;
+  case OpKind::Squeeze:
+    d.attrs.axes = i64Array("axes");
+    d.identity = d.attrs.axes.empty();
+    break;
+  case OpKind::Slice:
+    d.attrs.axes = i64Array("begin"); // OpAttrs carries begin in `axes`.
+    d.attrs.shape = i64Array("size");
+    break;
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMean:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd: {
+    d.attrs.axes = i64Array("axes");
+    auto keep = op->getAttrOfType<mlir::BoolAttr>("keepdims");
+    if (!keep) {
+      why = "missing bool attribute 'keepdims'";
+      return std::nullopt;
+    }
+    d.attrs.keepdims = keep.getValue();
+    d.identity = d.attrs.axes.empty();
+    break;
+  }
+  default:
+    break;
+  }
+  if (!ok)
+    return std::nullopt;
+  return d;
+}
+
+} // namespace tfc::bridge

@@ -1,0 +1,78 @@
+//===- Compile.cpp - Compile a tfc module for its target ------------------===//
+//
+// Part of the tfc project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one place that picks a target: the JIT core with its CPU target
+// (JIT.cpp) and the CUDA target (lib/GPU/CudaJIT.cpp) sit side by side
+// below this file, so neither calls the other.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/GPU/CudaJIT.h"
+#include "tfc/InitAllDialects.h"
+#include "tfc/JIT/JIT.h"
+#include "tfc/SourceLimits.h"
+#include "tfc/runtime/Error.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace tfc;
+using namespace tfc::jit;
+
+std::shared_ptr<CompiledModule::Impl>
+CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options,
+                              const TraceInfo &trace) {
+  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
+  detail::StageTimer timer(module, trace);
+  if (options.target == Target::CUDA) { // docs/gpu.md
+    auto impl = ::tfc::gpu::compileCuda(module, options);
+    timer.mark("cuda-compile");
+    return impl;
+  }
+  return compileCpu(module, options, timer);
+}
+
+namespace {
+/// `name` is the source buffer's name: locations in diagnostics and in
+/// TFC_DUMP_DIR dumps say it.
+std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
+                                                  const CompileOptions &options,
+                                                  llvm::StringRef name) {
+  if (std::string deep = checkSourceNesting(text, name.str()); !deep.empty())
+    throw CompileError("failed to parse the tfc module:\n" + deep);
+  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
+  MLIRContext &ctx = ::tfc::sharedContext();
+  OwningOpRef<ModuleOp> module;
+  std::string diagnostics;
+  {
+    detail::DiagnosticCollector diags(ctx);
+    llvm::SourceMgr sm;
+    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
+                              llvm::StringRef(text.data(), text.size()), name),
+                          llvm::SMLoc());
+    module = parseSourceGuarded(sm, &ctx);
+    diagnostics = diags.text;
+  }
+  if (!module)
+    throw CompileError("failed to parse the tfc module:\n" + diagnostics);
+  return CompiledModule::Impl::compile(*module, options);
+}
+} // namespace
+
+CompiledModule CompiledModule::from_source(std::string_view text,
+                                           CompileOptions options) {
+  return CompiledModule(compileText(text, options, "<source>"));
+}
+
+CompiledModule CompiledModule::from_file(const std::string &path,
+                                         CompileOptions options) {
+  return CompiledModule(compileText(
+      readSourceFile(path, "CompiledModule::from_file"), options, path));
+}
+
