@@ -1,5 +1,6 @@
 //===- InitAll.cpp - Registration shared by all tfc tools -------*- C++ -*-===//
 #include "tfc/InitAllDialects.h"
+#include "tfc/SharedContext.h"
 #include "tfc/Conversion/Passes.h"
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
 #include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
@@ -62,7 +63,7 @@ void mlir::tfc::registerAllPasses() {
   registerTfcPipelines();
 }
 
-mlir::MLIRContext &tfc::sharedContext() {
+mlir::MLIRContext &::tfc::sharedContext() {
   static mlir::MLIRContext *ctx = [] {
     mlir::DialectRegistry registry;
     mlir::tfc::registerAllDialects(registry);
@@ -78,7 +79,7 @@ mlir::MLIRContext &tfc::sharedContext() {
   return *ctx;
 }
 
-std::recursive_mutex &tfc::contextMutex() {
+std::recursive_mutex &::tfc::contextMutex() {
   static std::recursive_mutex m;
   return m;
 }

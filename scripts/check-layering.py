@@ -162,6 +162,7 @@ HEADER_LAYERS = [
     ("tfc/InitAllDialects.h", 7),
     # Guarded parsing, beside registration in TfcRegistration.
     ("tfc/SourceLimits.h", 7),
+    ("tfc/SharedContext.h", 7),
     # tfc/JIT/CompiledModule.h is public and MLIR-free: still layer 8, so
     # the frontend (10) and tools include it; see INCLUDE_EXCEPTIONS.
     ("tfc/Interpreter/*", 8),
@@ -193,6 +194,7 @@ FILE_LAYERS = [
     ("include/tfc/Pipelines/*", 6), ("lib/Pipelines/*", 6),
     ("lib/InitAllDialects.cpp", 7), ("include/tfc/InitAllDialects.h", 7),
     ("lib/SourceLimits.cpp", 7), ("include/tfc/SourceLimits.h", 7),
+    ("include/tfc/SharedContext.h", 7),
     # TfcJIT's target selection, above the JIT core beside it.
     ("lib/JIT/Compile.cpp", 9),
     ("include/tfc/Interpreter/*", 8), ("lib/Interpreter/*", 8),

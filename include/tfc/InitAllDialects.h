@@ -9,22 +9,6 @@
 
 #include "mlir/IR/DialectRegistry.h"
 
-#include <mutex>
-
-namespace mlir {
-class MLIRContext;
-}
-
-namespace tfc {
-/// The MLIRContext shared by the tracer, the interpreter and the JIT: every
-/// dialect, extension and LLVM translation registered, multithreading off
-/// (compiles are small).
-mlir::MLIRContext &sharedContext();
-/// Held (recursively) by everything that builds or parses IR in the shared
-/// context: it is created with threading off, so uniquing is unlocked.
-std::recursive_mutex &contextMutex();
-} // namespace tfc
-
 namespace mlir::tfc {
 /// The tfc dialect plus every upstream dialect tfc lowers through.
 void registerAllDialects(DialectRegistry &registry);

@@ -15,7 +15,7 @@
 
 #include "tfc/GPU/CudaJIT.h"
 #include "tfc/Bridge/Types.h"
-#include "tfc/InitAllDialects.h"
+#include "tfc/SharedContext.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/JIT/JIT.h"
 #include "tfc/SourceLimits.h"

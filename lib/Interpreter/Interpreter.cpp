@@ -17,7 +17,7 @@
 
 #include "tfc/Bridge/OpDecoding.h"
 #include "tfc/Bridge/Types.h"
-#include "tfc/InitAllDialects.h"
+#include "tfc/SharedContext.h"
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 #include "tfc/JIT/CompiledModule.h"

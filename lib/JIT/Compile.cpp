@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/GPU/CudaJIT.h"
-#include "tfc/InitAllDialects.h"
+#include "tfc/SharedContext.h"
 #include "tfc/JIT/JIT.h"
 #include "tfc/SourceLimits.h"
 #include "tfc/runtime/Error.h"
@@ -21,9 +21,11 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
-using namespace mlir;
-using namespace tfc;
-using namespace tfc::jit;
+namespace tfc::jit {
+
+using mlir::MLIRContext;
+using mlir::ModuleOp;
+using mlir::OwningOpRef;
 
 std::shared_ptr<CompiledModule::Impl>
 CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options,
@@ -76,3 +78,4 @@ CompiledModule CompiledModule::from_file(const std::string &path,
       readSourceFile(path, "CompiledModule::from_file"), options, path));
 }
 
+} // namespace tfc::jit

@@ -12,7 +12,7 @@
 #include "tfc/JIT/JIT.h"
 #include "tfc/Bridge/Types.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
-#include "tfc/InitAllDialects.h"
+#include "tfc/SharedContext.h"
 #include "tfc/JIT/CompileCache.h"
 #include "tfc/SourceLimits.h"
 #include "tfc/Pipelines/Pipelines.h"

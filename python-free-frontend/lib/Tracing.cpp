@@ -13,7 +13,7 @@
 #include "tfc/Bridge/IRTrace.h"
 #include "tfc/Bridge/Types.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
-#include "tfc/InitAllDialects.h"
+#include "tfc/SharedContext.h"
 #include "tfc/JIT/JIT.h"
 #include "tfc/frontend/Function.h"
 #include "tfc/runtime/Kernels.h"

@@ -103,15 +103,6 @@ void transpose2d(W *out, const W *in, int64_t rows, int64_t cols,
 
 namespace tfc::kernels {
 
-std::vector<int64_t> broadcast_shapes(std::string_view op,
-                                      const std::vector<int64_t> &a,
-                                      const std::vector<int64_t> &b) {
-  SmallVec<int64_t> out;
-  if (!broadcast_into(a, b, out))
-    fail(op, "incompatible shapes ", a, " and ", b);
-  return std::vector<int64_t>(out.data(), out.data() + out.size());
-}
-
 Tensor broadcast_to(const Tensor &x, const std::vector<int64_t> &shape) {
   constexpr std::string_view name = "broadcast_to";
   require_concrete(name, x);

@@ -11,7 +11,7 @@
 #include "tfc/JIT/JIT.h"
 #include "tfc/Bridge/OpDecoding.h"
 #include "tfc/Bridge/Types.h"
-#include "tfc/InitAllDialects.h"
+#include "tfc/SharedContext.h"
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Ops.h"
