@@ -407,36 +407,16 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
 
   switch (kind) {
   // Unary elementwise: same type out.
-  case OpKind::Neg:
-  case OpKind::Abs:
-  case OpKind::Exp:
-  case OpKind::Log:
-  case OpKind::Log1p:
-  case OpKind::Sqrt:
-  case OpKind::Square:
-  case OpKind::Sin:
-  case OpKind::Cos:
-  case OpKind::Tanh:
-  case OpKind::Sigmoid:
-  case OpKind::Relu:
-  case OpKind::LogicalNot:
+#define TFC_CASE(e, name) case OpKind::e:
+    TFC_FOR_EACH_UNARY_ELEMENTWISE_OP(TFC_CASE)
   case OpKind::StopGradient:
     if (n != 1)
       throw fail("expected 1 operand");
     result = typeOf(0);
     break;
   // Binary elementwise (and cmp): explicit broadcasts to one shape.
-  case OpKind::Add:
-  case OpKind::Sub:
-  case OpKind::Mul:
-  case OpKind::Div:
-  case OpKind::Pow:
-  case OpKind::Maximum:
-  case OpKind::Minimum:
-  case OpKind::FloorDiv:
-  case OpKind::Mod:
-  case OpKind::LogicalAnd:
-  case OpKind::LogicalOr:
+    TFC_FOR_EACH_BINARY_ELEMENTWISE_OP(TFC_CASE)
+#undef TFC_CASE
   case OpKind::Cmp: {
     if (n != 2)
       throw fail("expected 2 operands");

@@ -331,6 +331,11 @@ Grads crossEntropyGrad(const GradientContext &c, const Tensor &dy) {
 
 } // namespace
 
+// Every op decides here whether and how gradients flow through it: an op
+// added to the op table without a case is a build error, never a silently
+// zero gradient.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 GradientRule tfc::detail::gradient_rule(OpKind kind) {
   switch (kind) {
   case OpKind::Neg:
@@ -421,6 +426,7 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
   }
   return nullptr;
 }
+#pragma GCC diagnostic pop
 
 std::vector<Tensor>
 tfc::detail::apply_gradient_rule(OpKind kind, const OpAttrs &attrs,

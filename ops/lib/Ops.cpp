@@ -215,22 +215,12 @@ Tensor tfc::detail::scalar_like(const char *op, const Tensor &like,
 
 // --- Elementwise -------------------------------------------------------------
 
-#define TFC_DEFINE_BINARY(NAME, KIND)                                          \
+#define TFC_DEFINE_BINARY(KIND, NAME)                                          \
   Tensor tfc::NAME(const Tensor &a, const Tensor &b,                           \
                    std::source_location loc) {                                 \
     return binary(OpKind::KIND, a, b, noAttrs, loc);                           \
   }
-TFC_DEFINE_BINARY(add, Add)
-TFC_DEFINE_BINARY(sub, Sub)
-TFC_DEFINE_BINARY(mul, Mul)
-TFC_DEFINE_BINARY(div, Div)
-TFC_DEFINE_BINARY(pow, Pow)
-TFC_DEFINE_BINARY(maximum, Maximum)
-TFC_DEFINE_BINARY(minimum, Minimum)
-TFC_DEFINE_BINARY(floor_div, FloorDiv)
-TFC_DEFINE_BINARY(mod, Mod)
-TFC_DEFINE_BINARY(logical_and, LogicalAnd)
-TFC_DEFINE_BINARY(logical_or, LogicalOr)
+TFC_FOR_EACH_BINARY_ELEMENTWISE_OP(TFC_DEFINE_BINARY)
 #undef TFC_DEFINE_BINARY
 
 #define TFC_DEFINE_COMPARE(NAME, ATTRS)                                        \
@@ -246,24 +236,12 @@ TFC_DEFINE_COMPARE(greater, gtAttrs)
 TFC_DEFINE_COMPARE(greater_equal, geAttrs)
 #undef TFC_DEFINE_COMPARE
 
-#define TFC_DEFINE_UNARY(NAME, KIND)                                           \
+#define TFC_DEFINE_UNARY(KIND, NAME)                                           \
   Tensor tfc::NAME(const Tensor &x, std::source_location loc) {                \
     return unary(OpKind::KIND, x, loc);                                        \
   }
-TFC_DEFINE_UNARY(neg, Neg)
-TFC_DEFINE_UNARY(abs, Abs)
-TFC_DEFINE_UNARY(exp, Exp)
-TFC_DEFINE_UNARY(log, Log)
-TFC_DEFINE_UNARY(log1p, Log1p)
-TFC_DEFINE_UNARY(sqrt, Sqrt)
-TFC_DEFINE_UNARY(square, Square)
-TFC_DEFINE_UNARY(sin, Sin)
-TFC_DEFINE_UNARY(cos, Cos)
-TFC_DEFINE_UNARY(tanh, Tanh)
-TFC_DEFINE_UNARY(sigmoid, Sigmoid)
-TFC_DEFINE_UNARY(relu, Relu)
-TFC_DEFINE_UNARY(logical_not, LogicalNot)
-TFC_DEFINE_UNARY(stop_gradient, StopGradient)
+TFC_FOR_EACH_UNARY_ELEMENTWISE_OP(TFC_DEFINE_UNARY)
+TFC_DEFINE_UNARY(StopGradient, stop_gradient)
 #undef TFC_DEFINE_UNARY
 
 Tensor tfc::where(const Tensor &cond, const Tensor &a, const Tensor &b,

@@ -15,7 +15,7 @@ using namespace tfc;
 
 namespace {
 constexpr std::string_view kNames[] = {
-#define TFC_OP_NAME(e, s) s,
+#define TFC_OP_NAME(e, name) #name,
     TFC_FOR_EACH_OP(TFC_OP_NAME)
 #undef TFC_OP_NAME
 };

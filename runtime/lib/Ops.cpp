@@ -38,35 +38,13 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
   case OpKind::E:                                                              \
     arity(kind, 1, n);                                                         \
     return fn(in[0]);
-    TFC_UNARY(Neg, neg)
-    TFC_UNARY(Abs, abs)
-    TFC_UNARY(Exp, exp)
-    TFC_UNARY(Log, log)
-    TFC_UNARY(Log1p, log1p)
-    TFC_UNARY(Sqrt, sqrt)
-    TFC_UNARY(Square, square)
-    TFC_UNARY(Sin, sin)
-    TFC_UNARY(Cos, cos)
-    TFC_UNARY(Tanh, tanh)
-    TFC_UNARY(Sigmoid, sigmoid)
-    TFC_UNARY(Relu, relu)
-    TFC_UNARY(LogicalNot, logical_not)
+    TFC_FOR_EACH_UNARY_ELEMENTWISE_OP(TFC_UNARY)
 #undef TFC_UNARY
 #define TFC_BINARY(E, fn)                                                      \
   case OpKind::E:                                                              \
     arity(kind, 2, n);                                                         \
     return fn(in[0], in[1]);
-    TFC_BINARY(Add, add)
-    TFC_BINARY(Sub, sub)
-    TFC_BINARY(Mul, mul)
-    TFC_BINARY(Div, div)
-    TFC_BINARY(Pow, pow)
-    TFC_BINARY(Maximum, maximum)
-    TFC_BINARY(Minimum, minimum)
-    TFC_BINARY(FloorDiv, floor_div)
-    TFC_BINARY(Mod, mod)
-    TFC_BINARY(LogicalAnd, logical_and)
-    TFC_BINARY(LogicalOr, logical_or)
+    TFC_FOR_EACH_BINARY_ELEMENTWISE_OP(TFC_BINARY)
     TFC_BINARY(Matmul, matmul)
     TFC_BINARY(SoftmaxCrossEntropy, softmax_cross_entropy_with_logits)
 #undef TFC_BINARY

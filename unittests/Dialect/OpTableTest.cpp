@@ -52,11 +52,12 @@ TEST(OpTable, EveryRuntimeOpIsARegisteredTfcOp) {
   ctx.loadAllAvailableDialects();
   std::set<std::string> ods = registeredTfcOps(ctx);
   int kinds = 0;
-#define TFC_CHECK_OP(e, s)                                                     \
+#define TFC_CHECK_OP(e, name)                                                  \
   ++kinds;                                                                     \
-  EXPECT_TRUE(ods.count("tfc." s)) << "OpKind::" #e " has no ODS op tfc." s;  \
-  EXPECT_EQ(tfc::op_name(tfc::OpKind::e), s);                                  \
-  EXPECT_EQ(tfc::op_kind_from_name(s), tfc::OpKind::e);
+  EXPECT_TRUE(ods.count("tfc." #name))                                         \
+      << "OpKind::" #e " has no ODS op tfc." #name;                            \
+  EXPECT_EQ(tfc::op_name(tfc::OpKind::e), #name);                              \
+  EXPECT_EQ(tfc::op_kind_from_name(#name), tfc::OpKind::e);
   TFC_FOR_EACH_OP(TFC_CHECK_OP)
 #undef TFC_CHECK_OP
   EXPECT_GT(kinds, 40);

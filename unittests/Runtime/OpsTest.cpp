@@ -10,9 +10,9 @@ namespace {
 
 TEST(Ops, NamesRoundTrip) {
   int count = 0;
-#define TFC_CHECK_OP(e, s)                                                     \
-  EXPECT_EQ(op_name(OpKind::e), s);                                            \
-  EXPECT_EQ(op_kind_from_name(s), OpKind::e);                                  \
+#define TFC_CHECK_OP(e, name)                                                  \
+  EXPECT_EQ(op_name(OpKind::e), #name);                                        \
+  EXPECT_EQ(op_kind_from_name(#name), OpKind::e);                              \
   ++count;
   TFC_FOR_EACH_OP(TFC_CHECK_OP)
 #undef TFC_CHECK_OP

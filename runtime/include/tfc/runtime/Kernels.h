@@ -11,6 +11,7 @@
 #ifndef TFC_RUNTIME_KERNELS_H
 #define TFC_RUNTIME_KERNELS_H
 
+#include "tfc/runtime/OpList.h"
 #include "tfc/runtime/Tensor.h"
 
 #include <cstdint>
@@ -33,36 +34,23 @@ Tensor random_normal(const std::vector<int64_t> &shape, double mean,
 // ----------------------------------------------------------- neg/abs/square:
 // int32, int64, float32, float64. relu: same. exp log log1p sqrt sin cos tanh
 // sigmoid: float32, float64 only.
-Tensor neg(const Tensor &x);
-Tensor abs(const Tensor &x);
-Tensor exp(const Tensor &x);
-Tensor log(const Tensor &x);
-Tensor log1p(const Tensor &x);
-Tensor sqrt(const Tensor &x);
-Tensor square(const Tensor &x);
-Tensor sin(const Tensor &x);
-Tensor cos(const Tensor &x);
-Tensor tanh(const Tensor &x);
-Tensor sigmoid(const Tensor &x);
-Tensor relu(const Tensor &x);
-Tensor logical_not(const Tensor &x); ///< bool only
+// logical_not: bool only.
+// One declaration per op of TFC_FOR_EACH_UNARY_ELEMENTWISE_OP (OpList.h).
+#define TFC_DECLARE_UNARY_KERNEL(e, name) Tensor name(const Tensor &x);
+TFC_FOR_EACH_UNARY_ELEMENTWISE_OP(TFC_DECLARE_UNARY_KERNEL)
+#undef TFC_DECLARE_UNARY_KERNEL
 
 // --- Elementwise binary (broadcasting, same dtype)
 // ---------------------------- add sub mul maximum minimum floor_div mod pow:
 // int32, int64, float32, float64. div: float32, float64. floor_div/mod follow
 // Python's flooring rules; integer division by zero throws
 // InvalidArgumentError.
-Tensor add(const Tensor &a, const Tensor &b);
-Tensor sub(const Tensor &a, const Tensor &b);
-Tensor mul(const Tensor &a, const Tensor &b);
-Tensor div(const Tensor &a, const Tensor &b);
-Tensor pow(const Tensor &a, const Tensor &b);
-Tensor maximum(const Tensor &a, const Tensor &b);
-Tensor minimum(const Tensor &a, const Tensor &b);
-Tensor floor_div(const Tensor &a, const Tensor &b);
-Tensor mod(const Tensor &a, const Tensor &b);
-Tensor logical_and(const Tensor &a, const Tensor &b); ///< bool only
-Tensor logical_or(const Tensor &a, const Tensor &b);  ///< bool only
+// logical_and, logical_or: bool only.
+// One declaration per op of TFC_FOR_EACH_BINARY_ELEMENTWISE_OP (OpList.h).
+#define TFC_DECLARE_BINARY_KERNEL(e, name)                                     \
+  Tensor name(const Tensor &a, const Tensor &b);
+TFC_FOR_EACH_BINARY_ELEMENTWISE_OP(TFC_DECLARE_BINARY_KERNEL)
+#undef TFC_DECLARE_BINARY_KERNEL
 
 /// Comparison predicates, spelled as in the tfc dialect's `cmp` op.
 enum class CmpPredicate { EQ, NE, LT, LE, GT, GE };

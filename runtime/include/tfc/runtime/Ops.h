@@ -10,6 +10,7 @@
 #define TFC_RUNTIME_OPS_H
 
 #include "tfc/runtime/Kernels.h"
+#include "tfc/runtime/OpList.h"
 #include "tfc/runtime/Tensor.h"
 
 #include <optional>
@@ -18,32 +19,8 @@
 
 namespace tfc {
 
-#define TFC_FOR_EACH_OP(X)                                                     \
-  /* unary elementwise */                                                      \
-  X(Neg, "neg")                                                                \
-  X(Abs, "abs") X(Exp, "exp") X(Log, "log") X(Log1p, "log1p") X(Sqrt, "sqrt")  \
-      X(Square, "square") X(Sin, "sin") X(Cos, "cos") X(Tanh, "tanh")          \
-          X(Sigmoid, "sigmoid") X(Relu, "relu")                                \
-              X(LogicalNot, "logical_not") /* binary elementwise */            \
-      X(Add, "add") X(Sub, "sub") X(Mul, "mul") X(Div, "div") X(Pow, "pow")    \
-          X(Maximum, "maximum") X(Minimum, "minimum") X(FloorDiv, "floor_div") \
-              X(Mod, "mod") X(LogicalAnd, "logical_and")                       \
-                  X(LogicalOr, "logical_or") X(Cmp, "cmp") X(Select, "select") \
-                      X(Cast, "cast") /* shape */                              \
-      X(BroadcastTo, "broadcast_to") X(Reshape, "reshape")                     \
-          X(Transpose, "transpose") X(ExpandDims, "expand_dims")               \
-              X(Squeeze, "squeeze") X(Concat, "concat")                        \
-                  X(Slice, "slice") /* linalg, reductions, nn */               \
-      X(Matmul, "matmul") X(ReduceSum, "reduce_sum")                           \
-          X(ReduceMean, "reduce_mean") X(ReduceMax, "reduce_max")              \
-              X(ReduceMin, "reduce_min") X(ReduceProd, "reduce_prod")          \
-                  X(Argmax, "argmax") X(Softmax, "softmax")                    \
-                      X(LogSoftmax, "log_softmax") X(OneHot, "one_hot")        \
-                          X(SoftmaxCrossEntropy, "softmax_cross_entropy")      \
-                              X(StopGradient, "stop_gradient")
-
 enum class OpKind {
-#define TFC_OP_ENUM(e, s) e,
+#define TFC_OP_ENUM(e, name) e,
   TFC_FOR_EACH_OP(TFC_OP_ENUM)
 #undef TFC_OP_ENUM
 };
