@@ -206,6 +206,9 @@ Value mlir::tfc::buildScalarOp(Operation *op, OpBuilder &b, Location loc,
       .Case([&](Log1pOp) -> Value {
         return math::Log1pOp::create(b, loc, args[0]);
       })
+      .Case([&](FloorOp) -> Value {
+        return math::FloorOp::create(b, loc, args[0]);
+      })
       .Case([&](SqrtOp) -> Value {
         return math::SqrtOp::create(b, loc, args[0]);
       })

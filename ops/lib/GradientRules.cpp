@@ -420,6 +420,7 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
   case OpKind::LogicalOr:
   case OpKind::Cmp:
   case OpKind::FloorDiv:
+  case OpKind::Floor:
   case OpKind::Argmax:
   case OpKind::OneHot:
     return nullptr;

@@ -127,6 +127,7 @@ TFC_FLOAT_UNARY(ExpOp, a.exp(), std::exp(x), 8)
 TFC_FLOAT_UNARY(LogOp, a.log(), std::log(x), 8)
 TFC_FLOAT_UNARY(Log1pOp, a.log1p(), std::log1p(x), 8)
 TFC_FLOAT_UNARY(SqrtOp, a.sqrt(), std::sqrt(x), 2)
+TFC_FLOAT_UNARY(FloorOp, a.floor(), std::floor(x), 1)
 TFC_FLOAT_UNARY(SinOp, a.sin(), std::sin(x), 8)
 TFC_FLOAT_UNARY(CosOp, a.cos(), std::cos(x), 8)
 TFC_FLOAT_UNARY(TanhOp, a.tanh(), std::tanh(x), 8)
@@ -547,6 +548,7 @@ Tensor cos(const Tensor &x) { return unary<CosOp>("cos", x); }
 Tensor tanh(const Tensor &x) { return unary<TanhOp>("tanh", x); }
 Tensor sigmoid(const Tensor &x) { return unary<SigmoidOp>("sigmoid", x); }
 Tensor relu(const Tensor &x) { return unary<ReluOp>("relu", x); }
+Tensor floor(const Tensor &x) { return unary<FloorOp>("floor", x); }
 Tensor logical_not(const Tensor &x) {
   return unary<LogicalNotOp>("logical_not", x);
 }

@@ -421,6 +421,10 @@ private:
   void hashTies(OpKind kind, const std::vector<Tensor> &in, const Tensor &out,
                 const OpAttrs &attrs) {
     switch (kind) {
+    case OpKind::Floor:
+      // Piecewise constant: a perturbation that crosses an integer jumps.
+      hash(out);
+      return;
     case OpKind::Relu:
     case OpKind::Abs:
       hash(in[0] == 0.0);

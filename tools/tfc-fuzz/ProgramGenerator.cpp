@@ -877,6 +877,9 @@ bool Generator::genUnary() {
     if (isFloat(dt))
       ops.insert(ops.end(), {"exp", "log", "log1p", "sqrt", "sin", "cos",
                              "tanh", "sigmoid", "exp", "log", "tanh"});
+    // floor jumps at every integer: exact operands only.
+    if (isFloat(dt) && x.err == 0)
+      ops.push_back("floor");
   }
   std::string op = pickOf(ops);
   double u = isFloat(dt) ? unitRoundoff(dt) : 0;
@@ -932,6 +935,9 @@ bool Generator::genUnary() {
   } else if (op == "sigmoid") {
     bound = 1;
     err = x.err / 4 + transcendental(dt, 1);
+  } else if (op == "floor") {
+    bound = x.bound + 1;
+    err = 0; // exact operand, exact result
   }
   x = val(id);
   int r = define("tfc." + op + " " + use(id) + " : " + typeString(x.type),

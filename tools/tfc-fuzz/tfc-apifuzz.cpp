@@ -145,8 +145,9 @@ Case Gen::next() {
             {"abs", abs},   {"exp", exp},     {"log", log},
             {"sqrt", sqrt}, {"tanh", tanh},   {"sigmoid", sigmoid},
             {"relu", relu}, {"neg", neg},     {"square", square},
-            {"sin", sin},   {"log1p", log1p}, {"logical_not", logical_not}};
-    auto [name, fn] = ops[pick(0, 11)];
+            {"sin", sin},   {"log1p", log1p}, {"logical_not", logical_not},
+            {"floor", floor}};
+    auto [name, fn] = ops[pick(0, 12)];
     return {name, {tensor()}, [fn](V a) { return fn(a[0], {}); }};
   }
   case 1:

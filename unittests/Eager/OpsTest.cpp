@@ -88,6 +88,33 @@ TEST(Arithmetic, UnaryIntegerAndFloat) {
   }
 }
 
+TEST(Arithmetic, FloorRoundsTowardNegativeInfinity) {
+  for (DType t : floatDTypes()) {
+    SCOPED_TRACE(std::string(to_string(t)));
+    EXPECT_TRUE(tensorIs(floor(vec({-1.5, -0.5, -0.0, 0.5, 2, 2.7, -3}, t)), t,
+                         {7}, {-2, -1, 0, 0, 2, 2, -3}));
+    EXPECT_TRUE(tensorIs(floor(vec({INFINITY, -INFINITY, NAN}, t)), t, {3},
+                         {INFINITY, -INFINITY, NAN}));
+    // Compiled code gives the kernel's results (math.floor).
+    auto f = tfc::function([](const Tensor &x) { return floor(x * 2.0 - 0.5); });
+    Tensor x = vec({-1.5, -0.5, 0, 0.5, 2, 2.7, -3}, t);
+    EXPECT_TRUE(tensorIs(f(x), t, {7}, {-4, -2, -1, 0, 3, 4, -7}));
+  }
+  // Integers have no floor (as tf.math.floor): the message names the op,
+  // the dtype and the caller's line.
+  try {
+    (void)floor(constant({1, 2}));
+    FAIL() << "floor of int32 did not throw";
+  } catch (const InvalidArgumentError &e) {
+    EXPECT_NE(std::string(e.what()).find("floor"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("int32"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("OpsTest.cpp"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Arithmetic, TranscendentalsOnFloats) {
   const double e = 2.718281828459045;
   for (DType t : floatDTypes()) {

@@ -62,6 +62,27 @@ TEST(EagerAnnouncement, Log1pexpCustomGradient) {
 
 // --- grad / value_and_grad ---------------------------------------------------
 
+// floor is piecewise constant: no gradient flows (as tf.math.floor), eagerly
+// and through tfc-autodiff in compiled code, so x's gradient is only the
+// linear term's.
+TEST(Grad, FloorPassesNoGradient) {
+  Tensor x = constant({-1.5, 0.25, 2.0});
+  GradientTape tape;
+  tape.watch(x);
+  Tensor y = reduce_sum(floor(x) * x + x);
+  Tensor g = tape.gradient(y, x);
+  // d/dx (floor(x) * x + x) = floor(x) + 1 where floor's own slope is 0.
+  EXPECT_EQ(g.to_vector<double>(), (std::vector<double>{-1.0, 1.0, 3.0}));
+  auto compiled = tfc::function([](const Tensor &v) {
+    GradientTape t;
+    t.watch(v);
+    Tensor out = reduce_sum(floor(v) * v + v);
+    return t.gradient(out, v);
+  });
+  EXPECT_EQ(compiled(x).to_vector<double>(),
+            (std::vector<double>{-1.0, 1.0, 3.0}));
+}
+
 TEST(Grad, TfcOpsByName) {
   // A tfc op passed by name (its location parameter is filled in).
   Tensor x = constant({0.5, -1.0});

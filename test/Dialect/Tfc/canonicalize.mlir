@@ -221,3 +221,16 @@ func.func @while_body_folds(%i: tensor<i32>, %p: tensor<i1>) -> tensor<i32> {
   }
   return %r : tensor<i32>
 }
+
+// -----
+
+// floor is idempotent: floor(floor(x)) is floor(x).
+// CHECK-LABEL: func @floor_floor
+// CHECK-SAME: (%[[X:.*]]: tensor<3xf32>)
+// CHECK-NEXT: %[[F:.*]] = tfc.floor %[[X]] : tensor<3xf32>
+// CHECK-NEXT: return %[[F]]
+func.func @floor_floor(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = tfc.floor %x : tensor<3xf32>
+  %1 = tfc.floor %0 : tensor<3xf32>
+  return %1 : tensor<3xf32>
+}

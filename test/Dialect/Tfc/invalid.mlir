@@ -15,6 +15,14 @@ func.func @exp_of_int(%x: tensor<2xi32>) {
 
 // -----
 
+func.func @floor_of_int(%x: tensor<2xi32>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or 64-bit float values, but got 'tensor<2xi32>'}}
+  %0 = tfc.floor %x : tensor<2xi32>
+  return
+}
+
+// -----
+
 func.func @neg_of_bool(%x: tensor<2xi1>) {
   // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or 32-bit float or 64-bit float values, but got 'tensor<2xi1>'}}
   %0 = tfc.neg %x : tensor<2xi1>

@@ -42,6 +42,8 @@ func.func @unary(%f: tensor<2xf32>, %i: tensor<?xi32>, %b: tensor<2xi1>) {
   %12 = tfc.logical_not %b : tensor<2xi1>
   // CHECK: tfc.stop_gradient %[[B]] : tensor<2xi1>
   %13 = tfc.stop_gradient %b : tensor<2xi1>
+  // CHECK: tfc.floor %[[F]] : tensor<2xf32>
+  %14 = tfc.floor %f : tensor<2xf32>
   return
 }
 

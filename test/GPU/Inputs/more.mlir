@@ -9,7 +9,8 @@ func.func @f64math(%x: tensor<?x?xf64>) -> tensor<?x?xf64> {
   %e = tfc.exp %x : tensor<?x?xf64>
   %l = tfc.log1p %e : tensor<?x?xf64>
   %t = tfc.tanh %l : tensor<?x?xf64>
-  return %t : tensor<?x?xf64>
+  %f = tfc.floor %t : tensor<?x?xf64>
+  return %f : tensor<?x?xf64>
 }
 func.func @softmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
   %s = tfc.softmax %x, axis = 1 : tensor<4x10xf32>

@@ -184,6 +184,10 @@ Tensor log(const Tensor &x,
 /// log(1 + x), accurate near 0 (float32 float64).
 Tensor log1p(const Tensor &x,
              std::source_location loc = std::source_location::current());
+/// The largest integer not greater than x, as a float (float32 float64;
+/// tf.math.floor). Not differentiable: a tape gives it no gradient.
+Tensor floor(const Tensor &x,
+             std::source_location loc = std::source_location::current());
 /// Square root (float32 float64).
 Tensor sqrt(const Tensor &x,
             std::source_location loc = std::source_location::current());

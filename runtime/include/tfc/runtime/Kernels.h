@@ -34,7 +34,7 @@ Tensor random_normal(const std::vector<int64_t> &shape, double mean,
 // ----------------------------------------------------------- neg/abs/square:
 // int32, int64, float32, float64. relu: same. exp log log1p sqrt sin cos tanh
 // sigmoid: float32, float64 only.
-// logical_not: bool only.
+// floor: float32, float64 (toward -inf). logical_not: bool only.
 // One declaration per op of TFC_FOR_EACH_UNARY_ELEMENTWISE_OP (OpList.h).
 #define TFC_DECLARE_UNARY_KERNEL(e, name) Tensor name(const Tensor &x);
 TFC_FOR_EACH_UNARY_ELEMENTWISE_OP(TFC_DECLARE_UNARY_KERNEL)

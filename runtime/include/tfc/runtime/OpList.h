@@ -31,6 +31,7 @@
   X(Tanh, tanh)                                                                \
   X(Sigmoid, sigmoid)                                                          \
   X(Relu, relu)                                                                \
+  X(Floor, floor)                                                              \
   X(LogicalNot, logical_not)
 
 /// Elementwise, two operands of one dtype (broadcasting), result of the

@@ -163,6 +163,21 @@ def Tfc_SqrtOp : Tfc_FoldableUnaryOp<"sqrt", Tfc_FloatTensor> {
   }];
 }
 
+def Tfc_FloorOp : Tfc_UnaryElementwiseOp<"floor", Tfc_FloatTensor,
+                                         [Idempotent]> {
+  let summary = "elementwise floor";
+  let description = [{
+    The largest integral value not greater than `x`, per element (round
+    toward negative infinity; `tf.math.floor`). NaN and infinities are
+    returned as they are. Not differentiable: no gradient flows through it.
+
+    Example:
+    ```mlir
+    %0 = tfc.floor %x : tensor<2xf32>
+    ```
+  }];
+}
+
 def Tfc_SquareOp : Tfc_FoldableUnaryOp<"square", Tfc_NumericTensor> {
   let summary = "elementwise square";
   let description = [{
