@@ -95,8 +95,10 @@ LAYERS = [
     ("frontend", ["tfc"]),
     # [11] Tools, tests, benchmarks, examples: every executable not named
     # above is here. Libraries must still be named: these are the
-    # differential testers' support libraries (tools/tfc-fuzz).
-    ("tools", ["TfcProgramGenerator", "TfcGradientDiff"]),
+    # differential testers' support libraries (tools/tfc-fuzz) and the
+    # hand-written reference loops of bench/ (TFC_BUILD_BENCHMARKS=ON).
+    ("tools", ["TfcProgramGenerator", "TfcGradientDiff",
+               "tfc-bench-fusion-ref"]),
 ]
 
 # (linking target, linked target) pairs, fnmatch patterns, that may be of the
@@ -108,6 +110,7 @@ SAME_LAYER_ALLOWED = [
     # Tools and tests link the tools layer's support libraries.
     ("*", "TfcProgramGenerator"),
     ("*", "TfcGradientDiff"),
+    ("*", "tfc-bench-fusion-ref"),
 ]
 
 # Third-party targets any layer may link (fnmatch patterns). Every imported
