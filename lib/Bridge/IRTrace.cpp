@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "tfc/Bridge/IRTrace.h"
 
+#include "tfc/Bridge/OpDecoding.h"
 #include "tfc/Bridge/Types.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 #include "tfc/runtime/Error.h"
@@ -77,22 +78,18 @@ void IRTrace::print(std::string_view label,
   llvm::SmallVector<mlir::Value> values;
   for (const Tensor &t : tensors)
     values.push_back(toValue(t, "print"));
-  mlir::OperationState state(builder.getUnknownLoc(), "tfc.print");
-  state.addAttribute("label", builder.getStringAttr(llvm::StringRef(
-                                  label.data(), label.size())));
-  state.addOperands(values);
-  builder.create(state);
+  mlir::tfc::PrintOp::create(builder, builder.getUnknownLoc(),
+                             llvm::StringRef(label.data(), label.size()),
+                             values);
 }
 
 void IRTrace::assert_true(const Tensor &pred, std::string_view message,
                  const std::source_location &loc) {
   mlir::Value p = toValue(pred, "assert_true");
   p = reduceAll(p, location(loc));
-  mlir::OperationState state(location(loc), "tfc.assert");
-  state.addOperands(p);
-  state.addAttribute("message", builder.getStringAttr(llvm::StringRef(
-                                    message.data(), message.size())));
-  builder.create(state);
+  mlir::tfc::AssertOp::create(
+      builder, location(loc), p,
+      builder.getStringAttr(llvm::StringRef(message.data(), message.size())));
 }
 
 std::vector<Tensor> IRTrace::cond(const Tensor &pred,
@@ -106,11 +103,8 @@ std::vector<Tensor> IRTrace::cond(const Tensor &pred,
   // Trace both branches into the regions of a result-less placeholder, so
   // values from the enclosing scope stay visible, then rebuild with the
   // result types the branches produced.
-  mlir::OperationState placeholderState(loc, "tfc.if");
-  placeholderState.addOperands(p);
-  placeholderState.addRegion();
-  placeholderState.addRegion();
-  mlir::Operation *placeholder = builder.create(placeholderState);
+  auto placeholder =
+      mlir::tfc::IfOp::create(builder, loc, mlir::TypeRange(), p);
   llvm::SmallVector<mlir::Value> branchValues[2];
   std::vector<Tensor> branchOuts[2];
   const std::function<std::vector<Tensor>()> *fns[2] = {&thenFn, &elseFn};
@@ -145,16 +139,11 @@ std::vector<Tensor> IRTrace::cond(const Tensor &pred,
     builder.setInsertionPointToEnd(&placeholder->getRegion(b).front());
     mlir::tfc::YieldOp::create(builder, loc, branchValues[b]);
   }
-  mlir::OperationState state(loc, "tfc.if");
-  state.addOperands(p);
-  state.addTypes(types);
-  state.addRegion();
-  state.addRegion();
   builder.setInsertionPoint(placeholder);
-  mlir::Operation *ifOp = builder.create(state);
+  auto ifOp = mlir::tfc::IfOp::create(builder, loc, types, p);
   ifOp->getRegion(0).takeBody(placeholder->getRegion(0));
   ifOp->getRegion(1).takeBody(placeholder->getRegion(1));
-  placeholder->erase();
+  placeholder.erase();
   builder.setInsertionPointAfter(ifOp);
   std::vector<Tensor> results;
   for (mlir::Value r : ifOp->getResults())
@@ -183,12 +172,7 @@ std::vector<Tensor> IRTrace::while_loop(
     types.push_back(v.getType());
     locs.push_back(loc);
   }
-  mlir::OperationState state(loc, "tfc.while");
-  state.addOperands(inits);
-  state.addTypes(types);
-  state.addRegion();
-  state.addRegion();
-  mlir::Operation *whileOp = builder.create(state);
+  auto whileOp = mlir::tfc::WhileOp::create(builder, loc, types, inits);
   mlir::Block *before = new mlir::Block();
   whileOp->getRegion(0).push_back(before);
   before->addArguments(types, locs);
@@ -210,13 +194,10 @@ std::vector<Tensor> IRTrace::while_loop(
     mlir::Value cv = toValue(c, "while_loop");
     if (counted) {
       mlir::Value limit = scalarConstant(counterType, maximumIterations, loc);
-      mlir::Value below = buildNamed(
-          "tfc.cmp", {before->getArguments().back(), limit},
-          mlir::RankedTensorType::get({}, builder.getI1Type()), loc,
-          {builder.getNamedAttr(
-              "predicate", builder.getI64IntegerAttr(static_cast<int64_t>(
-                               kernels::CmpPredicate::LT)))});
-      cv = buildNamed("tfc.logical_and", {cv, below}, cv.getType(), loc);
+      mlir::Value below = mlir::tfc::CmpOp::create(
+          builder, loc, mlir::RankedTensorType::get({}, builder.getI1Type()),
+          mlir::tfc::CmpPredicate::lt, before->getArguments().back(), limit);
+      cv = mlir::tfc::LogicalAndOp::create(builder, loc, cv, below);
     }
     mlir::tfc::ConditionOp::create(builder, loc, cv, before->getArguments());
   }
@@ -231,8 +212,8 @@ std::vector<Tensor> IRTrace::while_loop(
       yields.push_back(toValue(t, "while_loop"));
     if (counted) {
       mlir::Value one = scalarConstant(counterType, 1, loc);
-      yields.push_back(buildNamed(
-          "tfc.add", {after->getArguments().back(), one}, counterType, loc));
+      yields.push_back(mlir::tfc::AddOp::create(
+          builder, loc, after->getArguments().back(), one));
     }
     mlir::tfc::YieldOp::create(builder, loc, yields);
   }
@@ -330,18 +311,16 @@ mlir::Value IRTrace::reduceAll(mlir::Value p, mlir::Location loc) {
     return p;
   // all(p) == (min over p cast to i32) != 0
   auto i32 = builder.getIntegerType(32);
-  mlir::Value asInt = buildNamed("tfc.cast", {p}, type.clone(i32), loc);
+  mlir::Value asInt =
+      mlir::tfc::CastOp::create(builder, loc, type.clone(i32), p);
   llvm::SmallVector<int64_t> axes;
   for (int64_t i = 0; i < type.getRank(); ++i)
     axes.push_back(i);
   auto scalarI32 = mlir::RankedTensorType::get({}, i32);
-  mlir::Value m = buildNamed(
-      "tfc.reduce_min", {asInt}, scalarI32, loc,
-      {builder.getNamedAttr("axes", builder.getDenseI64ArrayAttr(axes)),
-       builder.getNamedAttr("keepdims", builder.getBoolAttr(false))});
-  return buildNamed("tfc.cast", {m},
-                    mlir::RankedTensorType::get({}, builder.getI1Type()),
-                    loc);
+  mlir::Value m = mlir::tfc::ReduceMinOp::create(builder, loc, scalarI32,
+                                                 asInt, axes, false);
+  return mlir::tfc::CastOp::create(
+      builder, loc, mlir::RankedTensorType::get({}, builder.getI1Type()), m);
 }
 
 /// Creates `name` generically and verifies it; verifier messages become
@@ -442,9 +421,9 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
         throw fail("ordering comparison of bool tensors is not supported "
                    "(only eq and ne); cast them first");
       result = result.clone(builder.getI1Type());
-      nattrs.push_back(named(
-          "predicate",
-          builder.getI64IntegerAttr(static_cast<int64_t>(attrs.predicate))));
+      nattrs.push_back(
+          named("predicate", mlir::tfc::CmpPredicateAttr::get(
+                                 ctx, toDialectPredicate(attrs.predicate))));
     }
     break;
   }

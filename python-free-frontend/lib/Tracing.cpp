@@ -334,7 +334,8 @@ bool fits(const std::vector<std::vector<int64_t>> &shapes,
 }
 
 /// tfc.broadcast_to has no operand for the runtime size of a dynamic result
-/// dim: the lowering (lib/Conversion/TfcToLinalg.cpp, BroadcastToLowering)
+/// dim: the lowering (lib/Conversion/TfcToLinalg/ElementwiseToLinalg.cpp,
+/// BroadcastToLowering)
 /// takes it from the aligned input dim. With no aligned dim (a lower-rank
 /// operand such as a bias or a scalar) it fails to legalize; with a static
 /// aligned dim of 1 it produces a tensor of size 1 where the trace meant the
