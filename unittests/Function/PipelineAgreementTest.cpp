@@ -12,49 +12,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RunTfcOpt.h"
+
 #include <tfc/tfc.h>
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 using namespace tfc;
 
 namespace {
-
-/// Runs `tfc-opt <args>` on `input`; returns stdout, or "" with `errors` set.
-std::string runTfcOpt(const std::string &input, const std::string &args,
-                      std::string &errors) {
-  char inPath[] = "/tmp/tfc-pipeline-test-XXXXXX";
-  int fd = mkstemp(inPath);
-  if (fd < 0) {
-    errors = "mkstemp failed";
-    return "";
-  }
-  FILE *in = fdopen(fd, "w");
-  std::fputs(input.c_str(), in);
-  std::fclose(in);
-  std::string errPath = std::string(inPath) + ".err";
-  std::string cmd = std::string(TFC_OPT_PATH) + " " + args + " " + inPath +
-                    " 2>" + errPath;
-  std::string out;
-  FILE *pipe = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while (pipe && (n = std::fread(buf, 1, sizeof(buf), pipe)) > 0)
-    out.append(buf, n);
-  int status = pipe ? pclose(pipe) : -1;
-  if (FILE *err = std::fopen(errPath.c_str(), "r")) {
-    while ((n = std::fread(buf, 1, sizeof(buf), err)) > 0)
-      errors.append(buf, n);
-    std::fclose(err);
-  }
-  std::remove(inPath);
-  std::remove(errPath.c_str());
-  return status == 0 ? out : "";
-}
 
 /// Without trailing newlines (tfc-opt ends its output with an empty line).
 std::string trimmed(std::string s) {
@@ -69,7 +37,7 @@ void expectSamePipeline(F &fn, const Args &...args) {
   std::string traced = fn.ir("tfc");
   std::string jit = fn.ir("llvm-dialect");
   std::string errors;
-  std::string opt = runTfcOpt(traced, "--tfc-cpu-pipeline", errors);
+  std::string opt = tfc_test::runTfcOpt(traced, "--tfc-cpu-pipeline", errors);
   ASSERT_FALSE(opt.empty()) << errors << "\n" << traced;
   EXPECT_TRUE(trimmed(opt) == trimmed(jit))
       << "tfc-opt --tfc-cpu-pipeline gave\n"

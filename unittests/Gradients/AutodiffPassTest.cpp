@@ -8,13 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 
+#include "RunTfcOpt.h"
+
 #include <tfc/tfc.h>
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -26,33 +26,7 @@ namespace {
 /// compiler library; this process holds only libtfc.so); returns the
 /// module's text ("" on failure, with the diagnostics in `errors`).
 std::string differentiate(const std::string &source, std::string &errors) {
-  char inPath[] = "/tmp/tfc-autodiff-test-XXXXXX";
-  int fd = mkstemp(inPath);
-  if (fd < 0) {
-    errors = "mkstemp failed";
-    return "";
-  }
-  FILE *in = fdopen(fd, "w");
-  std::fputs(source.c_str(), in);
-  std::fclose(in);
-  std::string errPath = std::string(inPath) + ".err";
-  std::string cmd = std::string(TFC_OPT_PATH) + " --tfc-autodiff " + inPath +
-                    " 2>" + errPath;
-  std::string text;
-  FILE *out = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while (out && (n = std::fread(buf, 1, sizeof(buf), out)) > 0)
-    text.append(buf, n);
-  int status = out ? pclose(out) : -1;
-  if (FILE *err = std::fopen(errPath.c_str(), "r")) {
-    while ((n = std::fread(buf, 1, sizeof(buf), err)) > 0)
-      errors.append(buf, n);
-    std::fclose(err);
-  }
-  std::remove(inPath);
-  std::remove(errPath.c_str());
-  return status == 0 ? text : "";
+  return tfc_test::runTfcOpt(source, "--tfc-autodiff", errors);
 }
 
 void expectClose(const Tensor &got, const Tensor &want, double tol,
