@@ -1,11 +1,11 @@
 //===- InitAll.cpp - Registration shared by all tfc tools -------*- C++ -*-===//
 #include "tfc/InitAllDialects.h"
-#include "tfc/SharedContext.h"
 #include "tfc/Conversion/Passes.h"
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
 #include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/Pipelines/Pipelines.h"
+#include "tfc/SharedContext.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -63,7 +63,7 @@ void mlir::tfc::registerAllPasses() {
   registerTfcPipelines();
 }
 
-mlir::MLIRContext &::tfc::sharedContext() {
+mlir::MLIRContext & ::tfc::sharedContext() {
   static mlir::MLIRContext *ctx = [] {
     mlir::DialectRegistry registry;
     mlir::tfc::registerAllDialects(registry);
@@ -71,15 +71,15 @@ mlir::MLIRContext &::tfc::sharedContext() {
     mlir::registerLLVMDialectTranslation(registry);
     // Parallel loops become omp.* ops (tfc-linalg-to-loops).
     mlir::registerOpenMPDialectTranslation(registry);
-    auto *c = new mlir::MLIRContext(registry,
-                                    mlir::MLIRContext::Threading::DISABLED);
+    auto *c =
+        new mlir::MLIRContext(registry, mlir::MLIRContext::Threading::DISABLED);
     c->loadAllAvailableDialects();
     return c;
   }();
   return *ctx;
 }
 
-std::recursive_mutex &::tfc::contextMutex() {
+std::recursive_mutex & ::tfc::contextMutex() {
   static std::recursive_mutex m;
   return m;
 }

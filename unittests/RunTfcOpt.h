@@ -34,8 +34,8 @@ inline std::string runTfcOpt(const std::string &input, const std::string &args,
   std::fputs(input.c_str(), in);
   std::fclose(in);
   std::string errPath = std::string(inPath) + ".err";
-  std::string cmd = std::string(TFC_OPT_PATH) + " " + args + " " + inPath +
-                    " 2>" + errPath;
+  std::string cmd =
+      std::string(TFC_OPT_PATH) + " " + args + " " + inPath + " 2>" + errPath;
   std::string out;
   FILE *pipe = popen(cmd.c_str(), "r");
   char buf[4096];

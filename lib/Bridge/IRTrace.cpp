@@ -74,7 +74,7 @@ Tensor IRTrace::constant(const Tensor &value) {
 }
 
 void IRTrace::print(std::string_view label,
-           const std::vector<Tensor> &tensors) {
+                    const std::vector<Tensor> &tensors) {
   llvm::SmallVector<mlir::Value> values;
   for (const Tensor &t : tensors)
     values.push_back(toValue(t, "print"));
@@ -84,7 +84,7 @@ void IRTrace::print(std::string_view label,
 }
 
 void IRTrace::assert_true(const Tensor &pred, std::string_view message,
-                 const std::source_location &loc) {
+                          const std::source_location &loc) {
   mlir::Value p = toValue(pred, "assert_true");
   p = reduceAll(p, location(loc));
   mlir::tfc::AssertOp::create(
@@ -92,10 +92,11 @@ void IRTrace::assert_true(const Tensor &pred, std::string_view message,
       builder.getStringAttr(llvm::StringRef(message.data(), message.size())));
 }
 
-std::vector<Tensor> IRTrace::cond(const Tensor &pred,
-                         const std::function<std::vector<Tensor>()> &thenFn,
-                         const std::function<std::vector<Tensor>()> &elseFn,
-                         const std::source_location &srcLoc) {
+std::vector<Tensor>
+IRTrace::cond(const Tensor &pred,
+              const std::function<std::vector<Tensor>()> &thenFn,
+              const std::function<std::vector<Tensor>()> &elseFn,
+              const std::source_location &srcLoc) {
   if (!pred.is_symbolic())
     return pred.item<bool>() ? thenFn() : elseFn();
   mlir::Location loc = location(srcLoc);
@@ -127,8 +128,8 @@ std::vector<Tensor> IRTrace::cond(const Tensor &pred,
     mlir::Type a = branchValues[0][i].getType();
     mlir::Type b = branchValues[1][i].getType();
     if (a != b)
-      throw InvalidArgumentError("cond: output " + std::to_string(i) +
-                                 " is " + describeTensor(branchOuts[0][i]) +
+      throw InvalidArgumentError("cond: output " + std::to_string(i) + " is " +
+                                 describeTensor(branchOuts[0][i]) +
                                  " in true_fn but " +
                                  describeTensor(branchOuts[1][i]) +
                                  " in false_fn" + location_suffix(srcLoc));
@@ -244,7 +245,7 @@ std::string IRTrace::describeTensor(const Tensor &t) {
 }
 
 mlir::Value IRTrace::scalarConstant(mlir::RankedTensorType type, int64_t v,
-                           mlir::Location loc) {
+                                    mlir::Location loc) {
   auto attr = mlir::DenseElementsAttr::get(
       type, builder.getIntegerAttr(type.getElementType(), v));
   return mlir::tfc::ConstantOp::create(builder, loc, type, attr);
@@ -317,8 +318,8 @@ mlir::Value IRTrace::reduceAll(mlir::Value p, mlir::Location loc) {
   for (int64_t i = 0; i < type.getRank(); ++i)
     axes.push_back(i);
   auto scalarI32 = mlir::RankedTensorType::get({}, i32);
-  mlir::Value m = mlir::tfc::ReduceMinOp::create(builder, loc, scalarI32,
-                                                 asInt, axes, false);
+  mlir::Value m = mlir::tfc::ReduceMinOp::create(builder, loc, scalarI32, asInt,
+                                                 axes, false);
   return mlir::tfc::CastOp::create(
       builder, loc, mlir::RankedTensorType::get({}, builder.getI1Type()), m);
 }
@@ -326,11 +327,11 @@ mlir::Value IRTrace::reduceAll(mlir::Value p, mlir::Location loc) {
 /// Creates `name` generically and verifies it; verifier messages become
 /// InvalidArgumentError.
 mlir::Value IRTrace::buildNamed(llvm::StringRef name,
-                       llvm::ArrayRef<mlir::Value> operands,
-                       mlir::Type resultType, mlir::Location loc,
-                       llvm::ArrayRef<mlir::NamedAttribute> attrs,
-                       std::string_view apiName,
-                       const std::source_location *srcLoc) {
+                                llvm::ArrayRef<mlir::Value> operands,
+                                mlir::Type resultType, mlir::Location loc,
+                                llvm::ArrayRef<mlir::NamedAttribute> attrs,
+                                std::string_view apiName,
+                                const std::source_location *srcLoc) {
   mlir::OperationState state(loc, name);
   state.addOperands(operands);
   state.addTypes(resultType);
@@ -354,8 +355,9 @@ mlir::Value IRTrace::buildNamed(llvm::StringRef name,
                              (srcLoc ? location_suffix(*srcLoc) : ""));
 }
 
-mlir::Value IRTrace::broadcastTo(mlir::Value v, const std::vector<int64_t> &shape,
-                        mlir::Location loc) {
+mlir::Value IRTrace::broadcastTo(mlir::Value v,
+                                 const std::vector<int64_t> &shape,
+                                 mlir::Location loc) {
   auto type = mlir::cast<mlir::RankedTensorType>(v.getType());
   auto target = type.clone(tensorType(ctx, DType::Float32, shape).getShape());
   if (target == type)
@@ -364,7 +366,8 @@ mlir::Value IRTrace::broadcastTo(mlir::Value v, const std::vector<int64_t> &shap
 }
 
 Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
-               const OpAttrs &attrs, const std::source_location &srcLoc) {
+                        const OpAttrs &attrs,
+                        const std::source_location &srcLoc) {
   mlir::Location loc = location(srcLoc);
   std::string api(api_op_name(kind, attrs));
   std::string name = "tfc." + std::string(op_name(kind));
@@ -385,7 +388,7 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
   mlir::RankedTensorType result;
 
   switch (kind) {
-  // Unary elementwise: same type out.
+    // Unary elementwise: same type out.
 #define TFC_CASE(e, name) case OpKind::e:
     TFC_FOR_EACH_UNARY_ELEMENTWISE_OP(TFC_CASE)
   case OpKind::StopGradient:
@@ -393,7 +396,7 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
       throw fail("expected 1 operand");
     result = typeOf(0);
     break;
-  // Binary elementwise (and cmp): explicit broadcasts to one shape.
+    // Binary elementwise (and cmp): explicit broadcasts to one shape.
     TFC_FOR_EACH_BINARY_ELEMENTWISE_OP(TFC_CASE)
 #undef TFC_CASE
   case OpKind::Cmp: {
@@ -473,8 +476,7 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     std::vector<int64_t> shape;
     for (int64_t p : attrs.axes) {
       if (p < 0 || p >= inputs[0].rank())
-        throw fail("bad permutation for shape " +
-                   shape_to_string(shapeOf(0)));
+        throw fail("bad permutation for shape " + shape_to_string(shapeOf(0)));
       shape.push_back(shapeOf(0)[p]);
     }
     result = tensorType(ctx, inputs[0].dtype(), shape);
@@ -516,10 +518,8 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
   }
   case OpKind::Slice:
     result = tensorType(ctx, inputs[0].dtype(), attrs.shape);
-    nattrs.push_back(
-        named("begin", builder.getDenseI64ArrayAttr(attrs.axes)));
-    nattrs.push_back(
-        named("size", builder.getDenseI64ArrayAttr(attrs.shape)));
+    nattrs.push_back(named("begin", builder.getDenseI64ArrayAttr(attrs.axes)));
+    nattrs.push_back(named("size", builder.getDenseI64ArrayAttr(attrs.shape)));
     break;
   case OpKind::Matmul: {
     if (n != 2)

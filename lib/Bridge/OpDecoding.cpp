@@ -53,8 +53,7 @@ mlir::tfc::CmpPredicate toDialectPredicate(kernels::CmpPredicate predicate) {
   return mlir::tfc::CmpPredicate::eq;
 }
 
-std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op,
-                                        std::string &why) {
+std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
   std::optional<OpKind> kind = kernelOpKind(op);
   if (!kind) {
     why = "has no runtime kernel";

@@ -15,11 +15,11 @@
 
 #include "tfc/GPU/CudaJIT.h"
 #include "tfc/Bridge/Types.h"
-#include "tfc/SharedContext.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/JIT/JIT.h"
-#include "tfc/SourceLimits.h"
 #include "tfc/Pipelines/Pipelines.h"
+#include "tfc/SharedContext.h"
+#include "tfc/SourceLimits.h"
 #include "tfc/runtime/Cuda.h"
 #include "tfc/runtime/Error.h"
 

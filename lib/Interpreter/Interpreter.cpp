@@ -17,11 +17,11 @@
 
 #include "tfc/Bridge/OpDecoding.h"
 #include "tfc/Bridge/Types.h"
-#include "tfc/SharedContext.h"
 #include "tfc/Dialect/Tfc/IR/TfcDialect.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 #include "tfc/JIT/CompiledModule.h"
 #include "tfc/JIT/JIT.h"
+#include "tfc/SharedContext.h"
 #include "tfc/SourceLimits.h"
 #include "tfc/runtime/Error.h"
 #include "tfc/runtime/Ops.h"
@@ -54,7 +54,6 @@ using mlir::RankedTensorType;
 using mlir::Region;
 using mlir::Type;
 using mlir::Value;
-
 
 namespace tfc::interpreter {
 
@@ -430,15 +429,16 @@ void Interpreter::Impl::runOp(Operation *op, Env &env) {
     return runWhile(whileOp, env);
   if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op))
     return runCall(call, env);
-  if (llvm::isa<mlir::tfc::VarReadOp, mlir::tfc::VarAssignOp, mlir::tfc::VarAssignAddOp,
-                mlir::tfc::VarAssignSubOp>(op))
+  if (llvm::isa<mlir::tfc::VarReadOp, mlir::tfc::VarAssignOp,
+                mlir::tfc::VarAssignAddOp, mlir::tfc::VarAssignSubOp>(op))
     return runVariableOp(op, env);
   if (auto print = llvm::dyn_cast<mlir::tfc::PrintOp>(op))
     return runPrint(print, env);
   if (auto check = llvm::dyn_cast<mlir::tfc::AssertOp>(op))
     return runAssert(check, env);
-  if (llvm::isa<mlir::tfc::StackNewOp, mlir::tfc::StackPushOp, mlir::tfc::StackPopOp,
-                mlir::tfc::StackSizeOp, mlir::tfc::StackFreeOp>(op))
+  if (llvm::isa<mlir::tfc::StackNewOp, mlir::tfc::StackPushOp,
+                mlir::tfc::StackPopOp, mlir::tfc::StackSizeOp,
+                mlir::tfc::StackFreeOp>(op))
     return runStackOp(op, env); // tfc-autodiff
   if (auto custom = llvm::dyn_cast<mlir::tfc::CustomGradientOp>(op))
     return runCustomGradient(custom, env); // tfc-autodiff
@@ -721,7 +721,8 @@ void Interpreter::Impl::runStackOp(Operation *op, Env &env) {
   }
 }
 
-void Interpreter::Impl::runCustomGradient(mlir::tfc::CustomGradientOp op, Env &env) {
+void Interpreter::Impl::runCustomGradient(mlir::tfc::CustomGradientOp op,
+                                          Env &env) {
   // Running the op runs its forward region; backward is for tfc-autodiff.
   Block &forward = op.getForward().front();
   bindValues(env, forward.getArguments(), collect(op.getInputs(), env, op));

@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/GPU/CudaJIT.h"
-#include "tfc/SharedContext.h"
 #include "tfc/JIT/JIT.h"
+#include "tfc/SharedContext.h"
 #include "tfc/SourceLimits.h"
 #include "tfc/runtime/Error.h"
 

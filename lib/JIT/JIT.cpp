@@ -12,10 +12,10 @@
 #include "tfc/JIT/JIT.h"
 #include "tfc/Bridge/Types.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
-#include "tfc/SharedContext.h"
 #include "tfc/JIT/CompileCache.h"
-#include "tfc/SourceLimits.h"
 #include "tfc/Pipelines/Pipelines.h"
+#include "tfc/SharedContext.h"
+#include "tfc/SourceLimits.h"
 #include "tfc/Version.h"
 #include "tfc/runtime/Allocator.h"
 #include "tfc/runtime/CompiledCalls.h"
@@ -257,28 +257,28 @@ std::string formatLocation(Location loc) {
 
 ::tfc::jit::detail::DiagnosticCollector::DiagnosticCollector(MLIRContext &ctx)
     : handler(&ctx, [this](Diagnostic &diag) {
-          llvm::raw_string_ostream os(text);
-          os << formatLocation(diag.getLocation()) << ": ";
-          switch (diag.getSeverity()) {
-          case DiagnosticSeverity::Error:
-            os << "error: ";
-            break;
-          case DiagnosticSeverity::Warning:
-            os << "warning: ";
-            break;
-          case DiagnosticSeverity::Note:
-            os << "note: ";
-            break;
-          case DiagnosticSeverity::Remark:
-            os << "remark: ";
-            break;
-          }
-          os << diag << "\n";
-          for (auto &note : diag.getNotes())
-            os << formatLocation(note.getLocation()) << ": note: " << note
-               << "\n";
-          return success();
-        }) {}
+        llvm::raw_string_ostream os(text);
+        os << formatLocation(diag.getLocation()) << ": ";
+        switch (diag.getSeverity()) {
+        case DiagnosticSeverity::Error:
+          os << "error: ";
+          break;
+        case DiagnosticSeverity::Warning:
+          os << "warning: ";
+          break;
+        case DiagnosticSeverity::Note:
+          os << "note: ";
+          break;
+        case DiagnosticSeverity::Remark:
+          os << "remark: ";
+          break;
+        }
+        os << diag << "\n";
+        for (auto &note : diag.getNotes())
+          os << formatLocation(note.getLocation()) << ": note: " << note
+             << "\n";
+        return success();
+      }) {}
 
 namespace {
 std::string printOp(Operation *op) {
@@ -287,7 +287,6 @@ std::string printOp(Operation *op) {
   op->print(os);
   return s;
 }
-
 
 /// Runs the pipeline `build` adds. A fresh PassManager each time: reusing
 /// one across modules would save building pattern sets (a few ms), but

@@ -1,4 +1,5 @@
-//===- OpsInternal.h - Helpers shared by the ops layer's sources -*- C++ -*-===//
+//===- OpsInternal.h - Helpers shared by the ops layer's sources -*- C++
+//-*-===//
 //
 // Not installed, not part of the API. MLIR-free, like the whole ops layer.
 //

@@ -151,8 +151,9 @@ void Variable::write(AssignKind how, const Tensor &value,
     const std::array<Tensor, 2> inputs{state.value, operand};
     Tensor updated;
     try {
-      updated = eager_executor(how == AssignKind::Add ? OpKind::Add : OpKind::Sub,
-                        inputs.data(), inputs.size(), OpAttrs{});
+      updated =
+          eager_executor(how == AssignKind::Add ? OpKind::Add : OpKind::Sub,
+                         inputs.data(), inputs.size(), OpAttrs{});
     } catch (const Error &) {
       rethrow_with_location(loc);
     }

@@ -13,8 +13,8 @@
 #include "tfc/Bridge/IRTrace.h"
 #include "tfc/Bridge/Types.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
-#include "tfc/SharedContext.h"
 #include "tfc/JIT/JIT.h"
+#include "tfc/SharedContext.h"
 #include "tfc/frontend/Function.h"
 #include "tfc/runtime/Kernels.h"
 #include "tfc/runtime/Log.h"
@@ -113,7 +113,6 @@ public:
     return IRTrace::op(kind, inputs, n, attrs, loc);
   }
 
-
   Tensor var_read(const std::shared_ptr<VariableState> &var) override {
     mlir::Value handle = variableHandle(var);
     auto op = mlir::tfc::VarReadOp::create(builder, handle.getLoc(), handle);
@@ -174,11 +173,12 @@ public:
   std::vector<Tensor> arguments;
   std::vector<std::shared_ptr<VariableState>> variables;
 
-
   // --- Stacks (TracedStack, Internal.h) ----------------------------------
   mlir::Value stackNew(DType dtype, const std::vector<int64_t> &shape) {
-    auto type = mlir::tfc::StackType::get(ctx, bridge::tensorType(ctx, dtype, shape));
-    return mlir::tfc::StackNewOp::create(builder, builder.getUnknownLoc(), type);
+    auto type =
+        mlir::tfc::StackType::get(ctx, bridge::tensorType(ctx, dtype, shape));
+    return mlir::tfc::StackNewOp::create(builder, builder.getUnknownLoc(),
+                                         type);
   }
   void stackPush(mlir::Value stack, const Tensor &value) {
     mlir::Value v = toValue(value, "stack_push");
@@ -191,9 +191,10 @@ public:
   }
   Tensor stackPop(mlir::Value stack) {
     auto element = mlir::cast<mlir::tfc::StackType>(stack.getType());
-    return symbolic(mlir::tfc::StackPopOp::create(builder, builder.getUnknownLoc(),
-                                              element.getElementType(), stack)
-                        .getResult());
+    return symbolic(
+        mlir::tfc::StackPopOp::create(builder, builder.getUnknownLoc(),
+                                      element.getElementType(), stack)
+            .getResult());
   }
   void stackFree(mlir::Value stack) {
     mlir::tfc::StackFreeOp::create(builder, builder.getUnknownLoc(), stack);
@@ -206,7 +207,8 @@ private:
       if (variables[i] == var)
         return varArgs[i];
     mlir::Block &entry = func.getBody().front();
-    auto valueType = bridge::tensorType(ctx, var->value.dtype(), var->value.shape());
+    auto valueType =
+        bridge::tensorType(ctx, var->value.dtype(), var->value.shape());
     mlir::Location loc = var->name.empty()
                              ? builder.getUnknownLoc()
                              : mlir::Location(mlir::NameLoc::get(

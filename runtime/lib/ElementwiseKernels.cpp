@@ -48,7 +48,8 @@ void tfc::detail::fail_dtype(std::string_view op, unsigned allowed, DType got) {
 
 namespace {
 
-template <class T> using ArrMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
+template <class T>
+using ArrMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
 template <class T>
 using CArrMap = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 template <class T> using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
@@ -75,7 +76,9 @@ template <class T> elem_t<T> *mdata(const Tensor &t) {
 //===----------------------------------------------------------------------===//
 
 template <class Op>
-concept HasEigen1 = requires(CArrMap<float> a) { Op::eigen(a); };
+concept HasEigen1 = requires(CArrMap<float> a) {
+  Op::eigen(a);
+};
 
 struct NegOp {
   static constexpr unsigned kAllowed = kMaskNumeric;
@@ -174,8 +177,9 @@ template <class Op> Tensor unary(std::string_view name, const Tensor &x) {
 //===----------------------------------------------------------------------===//
 
 template <class Op>
-concept HasEigen2 =
-    requires(CArrMap<float> a, CArrMap<float> b) { Op::eigen(a, b); };
+concept HasEigen2 = requires(CArrMap<float> a, CArrMap<float> b) {
+  Op::eigen(a, b);
+};
 template <class Op>
 concept HasPrecheck = requires(const Tensor &a, const Tensor &b) {
   Op::template precheck<int32_t>("", a, b);
@@ -334,8 +338,9 @@ struct PowOp {
       const T *p = cdata<T>(b);
       for (int64_t i = 0, n = b.numel(); i < n; ++i)
         if (p[i] < 0)
-          fail(name, "integers to negative integer powers are not allowed "
-                     "(exponent ",
+          fail(name,
+               "integers to negative integer powers are not allowed "
+               "(exponent ",
                p[i], "; ", a.dtype(), " operands of shapes ", a.shape(),
                " and ", b.shape(), ")");
     }
@@ -500,10 +505,10 @@ Tensor binary(std::string_view name, const Tensor &a, const Tensor &b) {
       const std::vector<int64_t> *ins[2] = {&sa, &sb};
       plan.build(os.data(), os.size(), ins);
       int64_t ia = plan.innerStride(0), ib = plan.innerStride(1);
-      plan.forEachRun(Op::kCost, [&](int64_t oo, const int64_t *off,
-                                     int64_t len) {
-        binaryRun<Op>(op + oo, ap + off[0], ia, bp + off[1], ib, len);
-      });
+      plan.forEachRun(
+          Op::kCost, [&](int64_t oo, const int64_t *off, int64_t len) {
+            binaryRun<Op>(op + oo, ap + off[0], ia, bp + off[1], ib, len);
+          });
     }
   });
   return out;
@@ -553,11 +558,21 @@ Tensor logical_not(const Tensor &x) {
   return unary<LogicalNotOp>("logical_not", x);
 }
 
-Tensor add(const Tensor &a, const Tensor &b) { return binary<AddOp>("add", a, b); }
-Tensor sub(const Tensor &a, const Tensor &b) { return binary<SubOp>("sub", a, b); }
-Tensor mul(const Tensor &a, const Tensor &b) { return binary<MulOp>("mul", a, b); }
-Tensor div(const Tensor &a, const Tensor &b) { return binary<DivOp>("div", a, b); }
-Tensor pow(const Tensor &a, const Tensor &b) { return binary<PowOp>("pow", a, b); }
+Tensor add(const Tensor &a, const Tensor &b) {
+  return binary<AddOp>("add", a, b);
+}
+Tensor sub(const Tensor &a, const Tensor &b) {
+  return binary<SubOp>("sub", a, b);
+}
+Tensor mul(const Tensor &a, const Tensor &b) {
+  return binary<MulOp>("mul", a, b);
+}
+Tensor div(const Tensor &a, const Tensor &b) {
+  return binary<DivOp>("div", a, b);
+}
+Tensor pow(const Tensor &a, const Tensor &b) {
+  return binary<PowOp>("pow", a, b);
+}
 Tensor maximum(const Tensor &a, const Tensor &b) {
   return binary<MaximumOp>("maximum", a, b);
 }
@@ -567,7 +582,9 @@ Tensor minimum(const Tensor &a, const Tensor &b) {
 Tensor floor_div(const Tensor &a, const Tensor &b) {
   return binary<FloorDivOp>("floor_div", a, b);
 }
-Tensor mod(const Tensor &a, const Tensor &b) { return binary<ModOp>("mod", a, b); }
+Tensor mod(const Tensor &a, const Tensor &b) {
+  return binary<ModOp>("mod", a, b);
+}
 Tensor logical_and(const Tensor &a, const Tensor &b) {
   return binary<LogicalAndOp>("logical_and", a, b);
 }
@@ -577,21 +594,30 @@ Tensor logical_or(const Tensor &a, const Tensor &b) {
 
 std::string_view to_string(CmpPredicate p) {
   switch (p) {
-  case CmpPredicate::EQ: return "eq";
-  case CmpPredicate::NE: return "ne";
-  case CmpPredicate::LT: return "lt";
-  case CmpPredicate::LE: return "le";
-  case CmpPredicate::GT: return "gt";
-  case CmpPredicate::GE: return "ge";
+  case CmpPredicate::EQ:
+    return "eq";
+  case CmpPredicate::NE:
+    return "ne";
+  case CmpPredicate::LT:
+    return "lt";
+  case CmpPredicate::LE:
+    return "le";
+  case CmpPredicate::GT:
+    return "gt";
+  case CmpPredicate::GE:
+    return "ge";
   }
   return "<invalid predicate>";
 }
 
 Tensor compare(CmpPredicate pred, const Tensor &a, const Tensor &b) {
   switch (pred) {
-  case CmpPredicate::EQ: return binary<CmpOp<CmpPredicate::EQ>>("cmp eq", a, b);
-  case CmpPredicate::NE: return binary<CmpOp<CmpPredicate::NE>>("cmp ne", a, b);
-  default: break;
+  case CmpPredicate::EQ:
+    return binary<CmpOp<CmpPredicate::EQ>>("cmp eq", a, b);
+  case CmpPredicate::NE:
+    return binary<CmpOp<CmpPredicate::NE>>("cmp ne", a, b);
+  default:
+    break;
   }
   // Ordering predicates: bool is unordered (as TensorFlow's Less etc.).
   std::string name = concat_str("cmp ", to_string(pred));
@@ -599,11 +625,16 @@ Tensor compare(CmpPredicate pred, const Tensor &a, const Tensor &b) {
     fail(name, "ordering comparison of bool tensors is not supported (only "
                "eq and ne); cast them first");
   switch (pred) {
-  case CmpPredicate::LT: return binary<CmpOp<CmpPredicate::LT>>(name, a, b);
-  case CmpPredicate::LE: return binary<CmpOp<CmpPredicate::LE>>(name, a, b);
-  case CmpPredicate::GT: return binary<CmpOp<CmpPredicate::GT>>(name, a, b);
-  case CmpPredicate::GE: return binary<CmpOp<CmpPredicate::GE>>(name, a, b);
-  default: break;
+  case CmpPredicate::LT:
+    return binary<CmpOp<CmpPredicate::LT>>(name, a, b);
+  case CmpPredicate::LE:
+    return binary<CmpOp<CmpPredicate::LE>>(name, a, b);
+  case CmpPredicate::GT:
+    return binary<CmpOp<CmpPredicate::GT>>(name, a, b);
+  case CmpPredicate::GE:
+    return binary<CmpOp<CmpPredicate::GE>>(name, a, b);
+  default:
+    break;
   }
   fail("cmp", "invalid predicate ", static_cast<int>(pred));
 }

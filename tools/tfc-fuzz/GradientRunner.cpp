@@ -8,9 +8,9 @@
 
 #include <tfc/tfc.h>
 
-#include "tfc/JIT/JIT.h"
 #include "tfc/Bridge/OpDecoding.h"
 #include "tfc/Bridge/Types.h"
+#include "tfc/JIT/JIT.h"
 #include "tfc/SharedContext.h"
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/runtime/Error.h"
@@ -185,8 +185,7 @@ private:
       return;
     }
     std::string why;
-    std::optional<bridge::DecodedOp> decoded =
-        bridge::decodeKernelOp(&op, why);
+    std::optional<bridge::DecodedOp> decoded = bridge::decodeKernelOp(&op, why);
     if (!decoded) {
       error = "unsupported op " + name.str() + ": " + why;
       return;

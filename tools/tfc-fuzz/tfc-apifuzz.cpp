@@ -142,10 +142,10 @@ Case Gen::next() {
     static const std::pair<const char *,
                            Tensor (*)(const Tensor &, std::source_location)>
         ops[] = {
-            {"abs", abs},   {"exp", exp},     {"log", log},
-            {"sqrt", sqrt}, {"tanh", tanh},   {"sigmoid", sigmoid},
-            {"relu", relu}, {"neg", neg},     {"square", square},
-            {"sin", sin},   {"log1p", log1p}, {"logical_not", logical_not},
+            {"abs", abs},    {"exp", exp},     {"log", log},
+            {"sqrt", sqrt},  {"tanh", tanh},   {"sigmoid", sigmoid},
+            {"relu", relu},  {"neg", neg},     {"square", square},
+            {"sin", sin},    {"log1p", log1p}, {"logical_not", logical_not},
             {"floor", floor}};
     auto [name, fn] = ops[pick(0, 12)];
     return {name, {tensor()}, [fn](V a) { return fn(a[0], {}); }};

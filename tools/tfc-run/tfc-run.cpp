@@ -115,13 +115,6 @@ cl::opt<unsigned> repeatCount(
              "the first call's (default: 0, no timing)"),
     cl::value_desc("N"), cl::init(0), cl::cat(toolCategory));
 
-std::string typeToString(mlir::Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << type;
-  return text;
-}
-
 Tensor parseArgument(const std::string &flag, size_t index,
                      const std::string &text) {
   try {

@@ -28,14 +28,17 @@ namespace {
 /// tfc ops that are not kernels: the interpreter, the lowering and autodiff
 /// handle them structurally.
 const std::set<std::string> kStructuralOps = {
-    "tfc.constant",      "tfc.if",           "tfc.while",
-    "tfc.yield",         "tfc.condition",    "tfc.fusion",
-    "tfc.var_read",      "tfc.var_assign",   "tfc.var_assign_add",
-    "tfc.var_assign_sub", "tfc.print",       "tfc.assert",
-    "tfc.check",         "tfc.check_elements", "tfc.stack_new",
-    "tfc.stack_push",    "tfc.stack_pop",    "tfc.stack_size",
-    "tfc.stack_free",    "tfc.grad",         "tfc.custom_gradient",
-    "tfc.custom_yield"};
+    "tfc.constant",        "tfc.if",
+    "tfc.while",           "tfc.yield",
+    "tfc.condition",       "tfc.fusion",
+    "tfc.var_read",        "tfc.var_assign",
+    "tfc.var_assign_add",  "tfc.var_assign_sub",
+    "tfc.print",           "tfc.assert",
+    "tfc.check",           "tfc.check_elements",
+    "tfc.stack_new",       "tfc.stack_push",
+    "tfc.stack_pop",       "tfc.stack_size",
+    "tfc.stack_free",      "tfc.grad",
+    "tfc.custom_gradient", "tfc.custom_yield"};
 
 std::set<std::string> registeredTfcOps(mlir::MLIRContext &ctx) {
   std::set<std::string> ops;

@@ -96,7 +96,8 @@ TEST(Arithmetic, FloorRoundsTowardNegativeInfinity) {
     EXPECT_TRUE(tensorIs(floor(vec({INFINITY, -INFINITY, NAN}, t)), t, {3},
                          {INFINITY, -INFINITY, NAN}));
     // Compiled code gives the kernel's results (math.floor).
-    auto f = tfc::function([](const Tensor &x) { return floor(x * 2.0 - 0.5); });
+    auto f =
+        tfc::function([](const Tensor &x) { return floor(x * 2.0 - 0.5); });
     Tensor x = vec({-1.5, -0.5, 0, 0.5, 2, 2.7, -3}, t);
     EXPECT_TRUE(tensorIs(f(x), t, {7}, {-4, -2, -1, 0, 3, 4, -7}));
   }

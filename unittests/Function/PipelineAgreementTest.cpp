@@ -44,13 +44,12 @@ void expectSamePipeline(F &fn, const Args &...args) {
       << opt << "\nthe JIT compiled\n"
       << jit << "\n"
       << "tfc-opt --tfc-cpu-pipeline and the JIT differ on\n"
-                      << traced;
+      << traced;
 }
 
 TEST(PipelineAgreement, ElementwiseAndReduction) {
-  auto f = tfc::function([](const Tensor &x) {
-    return reduce_sum(tanh(x) * x + 1.0, {1});
-  });
+  auto f = tfc::function(
+      [](const Tensor &x) { return reduce_sum(tanh(x) * x + 1.0, {1}); });
   expectSamePipeline(f, ones({4, 8}));
 }
 
@@ -69,12 +68,12 @@ TEST(PipelineAgreement, MatmulVariablesAndCond) {
 
 TEST(PipelineAgreement, WhileLoop) {
   auto f = tfc::function([](const Tensor &n) {
-    auto out = while_loop(
-        [](const std::vector<Tensor> &v) { return v[0] < 10; },
-        [](const std::vector<Tensor> &v) {
-          return std::vector<Tensor>{v[0] + 1, v[1] * 2};
-        },
-        std::vector<Tensor>{n, constant(1)});
+    auto out =
+        while_loop([](const std::vector<Tensor> &v) { return v[0] < 10; },
+                   [](const std::vector<Tensor> &v) {
+                     return std::vector<Tensor>{v[0] + 1, v[1] * 2};
+                   },
+                   std::vector<Tensor>{n, constant(1)});
     return out[1];
   });
   expectSamePipeline(f, constant(0));

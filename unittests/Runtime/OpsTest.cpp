@@ -35,9 +35,11 @@ TEST(Ops, ExecuteDispatchesEveryFamily) {
   expectEq<float>(execute(OpKind::Square, {x}), {2, 2}, {1, 4, 9, 16});
   OpAttrs cmp;
   cmp.predicate = k::CmpPredicate::GT;
-  expectEq<bool>(execute(OpKind::Cmp, {x, y}, cmp), {2, 2}, {false, false, true, false});
-  expectEq<float>(execute(OpKind::Select, {execute(OpKind::Cmp, {x, y}, cmp), x, y}),
-                  {2, 2}, {1, 1, 3, 2});
+  expectEq<bool>(execute(OpKind::Cmp, {x, y}, cmp), {2, 2},
+                 {false, false, true, false});
+  expectEq<float>(
+      execute(OpKind::Select, {execute(OpKind::Cmp, {x, y}, cmp), x, y}),
+      {2, 2}, {1, 1, 3, 2});
   OpAttrs cast;
   cast.dtype = DType::Int32;
   expectEq<int32_t>(execute(OpKind::Cast, {x}, cast), {2, 2}, {1, -2, 3, -4});
@@ -49,10 +51,12 @@ TEST(Ops, ExecuteDispatchesEveryFamily) {
             (std::vector<int64_t>{3, 2, 2}));
   OpAttrs perm;
   perm.axes = {1, 0};
-  expectEq<float>(execute(OpKind::Transpose, {x}, perm), {2, 2}, {1, 3, -2, -4});
+  expectEq<float>(execute(OpKind::Transpose, {x}, perm), {2, 2},
+                  {1, 3, -2, -4});
   OpAttrs ax;
   ax.axis = 0;
-  EXPECT_EQ(execute(OpKind::ExpandDims, {x}, ax).shape(), (std::vector<int64_t>{1, 2, 2}));
+  EXPECT_EQ(execute(OpKind::ExpandDims, {x}, ax).shape(),
+            (std::vector<int64_t>{1, 2, 2}));
   expectEq<float>(execute(OpKind::Concat, {x, y}, ax), {4, 2},
                   {1, -2, 3, -4, 1, 1, 2, 2});
   expectEq<int64_t>(execute(OpKind::Argmax, {x}, ax), {2}, {1, 0});
@@ -75,17 +79,19 @@ TEST(Ops, ExecuteDispatchesEveryFamily) {
   expectEq<float>(execute(OpKind::Matmul, {x, y}), {2, 2}, {-3, -3, -5, -5});
   OpAttrs last;
   last.axis = 1;
-  expectNear<float>(execute(OpKind::Softmax, {y}, last), {2, 2}, {0.5, 0.5, 0.5, 0.5});
-  expectNear<float>(execute(OpKind::LogSoftmax, {y}, last), {2, 2},
-                    {-std::log(2.0), -std::log(2.0), -std::log(2.0), -std::log(2.0)});
+  expectNear<float>(execute(OpKind::Softmax, {y}, last), {2, 2},
+                    {0.5, 0.5, 0.5, 0.5});
+  expectNear<float>(
+      execute(OpKind::LogSoftmax, {y}, last), {2, 2},
+      {-std::log(2.0), -std::log(2.0), -std::log(2.0), -std::log(2.0)});
   expectNear<float>(execute(OpKind::SoftmaxCrossEntropy,
                             {make<float>({1, 0, 0, 1}, {2, 2}), y}),
                     {2}, {std::log(2.0), std::log(2.0)});
   OpAttrs oh;
   oh.axis = 3; // depth
   oh.dtype = DType::Float32;
-  expectEq<float>(execute(OpKind::OneHot, {make<int32_t>({2}, {1})}, oh), {1, 3},
-                  {0, 0, 1});
+  expectEq<float>(execute(OpKind::OneHot, {make<int32_t>({2}, {1})}, oh),
+                  {1, 3}, {0, 0, 1});
   Tensor sg = execute(OpKind::StopGradient, {x});
   expectEq<float>(sg, {2, 2}, {1, -2, 3, -4});
   EXPECT_NE(sg.id(), x.id());
@@ -95,19 +101,25 @@ TEST(Ops, ExecuteDispatchesEveryFamily) {
   expectEq<int32_t>(execute(OpKind::FloorDiv, {make<int32_t>({-7}, {1}),
                                                make<int32_t>({2}, {1})}),
                     {1}, {-4});
-  expectEq<int32_t>(execute(OpKind::Mod, {make<int32_t>({-7}, {1}),
-                                          make<int32_t>({3}, {1})}),
-                    {1}, {2});
+  expectEq<int32_t>(
+      execute(OpKind::Mod, {make<int32_t>({-7}, {1}), make<int32_t>({3}, {1})}),
+      {1}, {2});
 }
 
 TEST(Ops, ExecuteChecksOperandCount) {
   Tensor x = scalar(1.f);
   expectError<InvalidArgumentError>([&] { execute(OpKind::Add, {x}); },
                                     {"add", "expected 2 operands, got 1"});
-  expectError<InvalidArgumentError>([&] { execute(OpKind::Exp, {x, x}); },
-                                    {"exp", "expected 1 operand, got 2"});
-  expectError<InvalidArgumentError>([&] { execute(OpKind::Select, {x, x}); },
-                                    {"select", "expected 3 operands, got 2"});
+  expectError<InvalidArgumentError>(
+      [&] {
+        execute(OpKind::Exp, {x, x});
+      },
+      {"exp", "expected 1 operand, got 2"});
+  expectError<InvalidArgumentError>(
+      [&] {
+        execute(OpKind::Select, {x, x});
+      },
+      {"select", "expected 3 operands, got 2"});
   expectError<InvalidArgumentError>([&] { execute(OpKind::Concat, {}); },
                                     {"concat", "at least one"});
   expectError<InvalidArgumentError>([&] { execute(OpKind::Neg, {}); },

@@ -65,10 +65,10 @@ public:
              const std::vector<Tensor> &tensors) override;
   void assert_true(const Tensor &pred, std::string_view message,
                    const std::source_location &loc) override;
-  std::vector<Tensor>
-  cond(const Tensor &pred, const std::function<std::vector<Tensor>()> &thenFn,
-       const std::function<std::vector<Tensor>()> &elseFn,
-       const std::source_location &loc) override;
+  std::vector<Tensor> cond(const Tensor &pred,
+                           const std::function<std::vector<Tensor>()> &thenFn,
+                           const std::function<std::vector<Tensor>()> &elseFn,
+                           const std::source_location &loc) override;
   std::vector<Tensor> while_loop(
       const std::function<Tensor(const std::vector<Tensor> &)> &condFn,
       const std::function<std::vector<Tensor>(const std::vector<Tensor> &)>

@@ -16,8 +16,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 
-#include <map>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -127,7 +127,6 @@ public:
   /// results as CUDA tensors (docs/gpu.md, "Memory model").
   Target target = Target::CPU;
 };
-
 
 namespace detail {
 /// The files CompileOptions::dump_dir / TFC_DUMP_DIR receive for one

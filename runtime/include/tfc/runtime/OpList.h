@@ -1,4 +1,5 @@
-//===- OpList.h - Every runtime op, once --------------------------*- C++ -*-===//
+//===- OpList.h - Every runtime op, once --------------------------*- C++
+//-*-===//
 //
 // The one list of the ops that have a runtime kernel. Each entry is
 // X(Enum, mnemonic): `OpKind::Enum`, the dialect op `tfc.mnemonic` and the
