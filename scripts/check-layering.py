@@ -92,7 +92,7 @@ LAYERS = [
     # [9] JIT targets: CPU (TfcJIT) and CUDA (TfcGPUJIT).
     ("JIT targets", ["TfcGPUJIT", "TfcJIT"]),
     # [10] The user-facing C++ API, the shared library libtfc.so.
-    ("frontend", ["tfc"]),
+    ("frontend", ["tfc", "tfc_frontend", "tfc_static"]),
     # [11] Tools, tests, benchmarks, examples: every executable not named
     # above is here. Libraries must still be named: these are the
     # differential testers' support libraries (tools/tfc-fuzz) and the

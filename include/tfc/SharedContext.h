@@ -18,6 +18,8 @@ namespace mlir {
 class MLIRContext;
 }
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc {
 /// The MLIRContext shared by the tracer, the interpreter and the JIT: every
 /// dialect, extension and LLVM translation registered, multithreading off
@@ -27,5 +29,6 @@ mlir::MLIRContext &sharedContext();
 /// context: it is created with threading off, so uniquing is unlocked.
 std::recursive_mutex &contextMutex();
 } // namespace tfc
+#pragma GCC visibility pop
 
 #endif // TFC_SHAREDCONTEXT_H

@@ -21,6 +21,8 @@ namespace llvm {
 class SourceMgr;
 }
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::jit {
 
 /// The deepest nesting of ( [ { < brackets (regions included) accepted in
@@ -50,5 +52,6 @@ mlir::OwningOpRef<mlir::ModuleOp> parseSourceGuarded(llvm::SourceMgr &sm,
 std::string readSourceFile(const std::string &path, std::string_view what);
 
 } // namespace tfc::jit
+#pragma GCC visibility pop
 
 #endif // TFC_SOURCELIMITS_H

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeSymbols.h"
 #include "tfc/JIT/JIT.h"
 #include "tfc/Bridge/Types.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
@@ -218,15 +219,6 @@ static void memrefCopy(int64_t elemSize, UnrankedDescriptor *src,
   }
 }
 }
-
-namespace tfc::jit::detail {
-/// Defined in PrintRuntime.cpp.
-void registerPrintSymbols(llvm::orc::SymbolMap &map,
-                          llvm::orc::MangleAndInterner &interner);
-/// Defined in StackRuntime.cpp (tfc-autodiff's stacks).
-void registerStackSymbols(llvm::orc::SymbolMap &map,
-                          llvm::orc::MangleAndInterner &interner);
-} // namespace tfc::jit::detail
 
 //===----------------------------------------------------------------------===//
 // Context and helpers

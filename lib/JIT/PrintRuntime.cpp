@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeSymbols.h"
 #include "tfc/runtime/Print.h"
 #include "tfc/runtime/PrintSink.h"
 #include "tfc/runtime/Tensor.h"

@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeSymbols.h"
+
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 

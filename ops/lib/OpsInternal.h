@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::detail {
 /// Shortest text that reads back as `value`: "2.5", "0.1", "1e+20".
 std::string format_double(double value);
@@ -20,5 +22,6 @@ std::string list_to_string(const std::vector<int64_t> &values);
 /// "(2, 3)", "()".
 std::string loop_shape_to_string(const std::vector<int64_t> &shape);
 } // namespace tfc::detail
+#pragma GCC visibility pop
 
 #endif // TFC_OPS_LIB_OPSINTERNAL_H

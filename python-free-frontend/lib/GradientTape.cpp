@@ -107,7 +107,7 @@ namespace tfc::detail {
 
 /// The state of one GradientTape (also used for the internal tapes of the
 /// backward pass of traced control flow).
-class TapeImpl {
+class __attribute__((visibility("hidden"))) TapeImpl {
 public:
   explicit TapeImpl(bool persistent);
   ~TapeImpl();

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::detail {
 /// Under a recording GradientTape, records each floating result of a call of
 /// the compiled function `function` as a node whose gradient throws
@@ -59,5 +61,6 @@ Tensor trace_stack_pop(const TracedStack &stack);
 void trace_stack_free(const TracedStack &stack);
 // --- end stacks --------------------------------------------------------------
 } // namespace tfc::detail
+#pragma GCC visibility pop
 
 #endif // TFC_FRONTEND_LIB_INTERNAL_H

@@ -59,6 +59,13 @@ std::string typeString(mlir::Type t) {
 
 namespace tfc::detail {
 
+// ConcreteFunction and TraceSession appear (as incomplete types) in the
+// signatures of FunctionCore's exported members, which <tfc/frontend/
+// Function.h>'s inline code calls; they keep default visibility though
+// their members are the compiler's hidden types, which GCC warns about.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+
 /// Everything about one compiled signature.
 struct ConcreteFunction {
   std::shared_ptr<jit::CompiledModule::Impl> module;
@@ -232,6 +239,7 @@ public:
   /// Non-empty for a reduce_retracing trace with generalised shapes.
   std::vector<std::vector<int64_t>> relaxedShapes;
 };
+#pragma GCC diagnostic pop
 
 //===----------------------------------------------------------------------===//
 // CallArgs

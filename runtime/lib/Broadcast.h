@@ -16,6 +16,8 @@
 
 #include <vector>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::detail {
 
 /// NumPy's broadcast of two shapes into `out`; false when incompatible.
@@ -140,5 +142,6 @@ template <int N> struct BroadcastPlan {
 };
 
 } // namespace tfc::detail
+#pragma GCC visibility pop
 
 #endif // TFC_RUNTIME_LIB_BROADCAST_H

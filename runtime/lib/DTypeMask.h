@@ -4,6 +4,8 @@
 
 #include "Internal.h"
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::detail {
 
 enum : unsigned {
@@ -31,5 +33,6 @@ inline void require_dtype(std::string_view op, unsigned allowed, DType t) {
 }
 
 } // namespace tfc::detail
+#pragma GCC visibility pop
 
 #endif // TFC_RUNTIME_LIB_DTYPEMASK_H

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::detail {
 
 /// Checks memory that tfc is asked to view (from_blob, from_dlpack): the
@@ -27,5 +29,6 @@ Tensor wrap_external(void *ptr, std::vector<int64_t> shape, DType dtype,
                      Device device);
 
 } // namespace tfc::detail
+#pragma GCC visibility pop
 
 #endif // TFC_RUNTIME_LIB_EXTERNAL_H

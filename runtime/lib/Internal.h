@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <vector>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::detail {
 
 /// Builds tensors from the private TensorImpl (friend of Tensor).
@@ -129,5 +131,6 @@ template <> struct Elem<bool> { using type = uint8_t; };
 template <class T> using elem_t = typename Elem<T>::type;
 
 } // namespace tfc::detail
+#pragma GCC visibility pop
 
 #endif // TFC_RUNTIME_LIB_INTERNAL_H

@@ -13,6 +13,8 @@
 
 #include <omp.h>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::detail {
 
 /// Threads kernels may use (>= 1); kept in sync by kernels::set_num_threads.
@@ -46,5 +48,6 @@ template <class F> inline void parallel_for(int64_t n, int64_t cost, F &&f) {
 }
 
 } // namespace tfc::detail
+#pragma GCC visibility pop
 
 #endif // TFC_RUNTIME_LIB_PARALLEL_H

@@ -17,6 +17,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Support/LLVM.h"
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::bridge {
 
 /// Builds, at `builder`'s insertion point, the adjoints of the operands of
@@ -34,5 +36,6 @@ emitGradientRule(mlir::OpBuilder &builder, mlir::Operation *op,
 bool hasGradientRule(mlir::Operation *op);
 
 } // namespace tfc::bridge
+#pragma GCC visibility pop
 
 #endif // TFC_BRIDGE_GRADIENTRULES_H

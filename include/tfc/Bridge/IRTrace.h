@@ -28,6 +28,8 @@
 #include <source_location>
 #include <string_view>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::bridge {
 
 class IRTrace : public detail::TraceHook {
@@ -116,5 +118,6 @@ private:
 };
 
 } // namespace tfc::bridge
+#pragma GCC visibility pop
 
 #endif // TFC_BRIDGE_IRTRACE_H

@@ -19,6 +19,8 @@
 #include <optional>
 #include <string>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::bridge {
 
 /// The runtime op of `op`: set for the tfc ops that have a kernel (the op
@@ -46,5 +48,6 @@ kernels::CmpPredicate toKernelPredicate(mlir::tfc::CmpPredicate predicate);
 mlir::tfc::CmpPredicate toDialectPredicate(kernels::CmpPredicate predicate);
 
 } // namespace tfc::bridge
+#pragma GCC visibility pop
 
 #endif // TFC_BRIDGE_OPDECODING_H

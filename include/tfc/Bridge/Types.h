@@ -20,6 +20,8 @@
 #include <optional>
 #include <vector>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::bridge {
 
 /// i1, i32, i64, f32 or f64.
@@ -40,5 +42,6 @@ mlir::RankedTensorType tensorType(mlir::MLIRContext *ctx, DType dtype,
 std::vector<int64_t> shapeOf(mlir::RankedTensorType type);
 
 } // namespace tfc::bridge
+#pragma GCC visibility pop
 
 #endif // TFC_BRIDGE_TYPES_H

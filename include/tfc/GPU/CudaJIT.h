@@ -27,6 +27,8 @@ namespace mlir {
 class ModuleOp;
 } // namespace mlir
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::gpu {
 
 /// The GPU code of a module, lowered without needing a driver.
@@ -50,11 +52,14 @@ std::shared_ptr<jit::CompiledModule::Impl>
 compileCuda(mlir::ModuleOp module, const jit::CompileOptions &options);
 
 } // namespace tfc::gpu
+#pragma GCC visibility pop
 
 namespace llvm {
 class Module;
 } // namespace llvm
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::jit::detail {
 /// Defined in lib/JIT/JIT.cpp, shared by both targets: the runtime functions
 /// compiled code calls (allocator, tfc_rt_assert, prints, ...) and the
@@ -65,5 +70,6 @@ void addPackedEntryPoints(
     llvm::Module &module,
     const std::map<std::string, FunctionSignature, std::less<>> &functions);
 } // namespace tfc::jit::detail
+#pragma GCC visibility pop
 
 #endif // TFC_GPU_CUDAJIT_H

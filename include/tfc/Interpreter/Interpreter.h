@@ -37,6 +37,8 @@
 #include <variant>
 #include <vector>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::interpreter {
 
 /// The mutable storage a `!tfc.var<tensor<...>>` argument is bound to. Its
@@ -108,5 +110,6 @@ mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::StringRef text,
 std::optional<std::string> fileLine(mlir::Location loc);
 
 } // namespace tfc::interpreter
+#pragma GCC visibility pop
 
 #endif // TFC_INTERPRETER_INTERPRETER_H

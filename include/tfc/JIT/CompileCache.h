@@ -25,6 +25,8 @@
 #include <memory>
 #include <string>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::jit::cache {
 
 /// A 32-byte BLAKE3 digest naming one entry.
@@ -54,5 +56,6 @@ void noteMiss();
 void noteRejected();
 
 } // namespace tfc::jit::cache
+#pragma GCC visibility pop
 
 #endif // TFC_JIT_COMPILECACHE_H

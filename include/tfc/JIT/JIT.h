@@ -26,6 +26,8 @@ namespace llvm::orc {
 class LLJIT;
 }
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::jit {
 
 /// dtype + shape (-1 for a dynamic dim) of one argument or result.
@@ -91,7 +93,7 @@ private:
 void readSignatures(mlir::ModuleOp module, CompiledModule::Impl &impl);
 } // namespace detail
 
-class CompiledModule::Impl {
+class __attribute__((visibility("hidden"))) CompiledModule::Impl {
 public:
   /// Lowers and compiles `module` (consumed). Throws CompileError.
   /// Lowers and compiles `module` (consumed) for options.target
@@ -153,5 +155,6 @@ std::string moduleLabel(mlir::ModuleOp module);
 } // namespace detail
 
 } // namespace tfc::jit
+#pragma GCC visibility pop
 
 #endif // TFC_JIT_JIT_H

@@ -28,6 +28,8 @@ void *tfc_rt_alloc(size_t bytes);
 void tfc_rt_free(void *ptr);
 }
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::allocator {
 
 /// Counters for tests and benchmarks; a snapshot, summed over all threads.
@@ -60,5 +62,6 @@ size_t cache_limit();
 void empty_cache();
 
 } // namespace tfc::allocator
+#pragma GCC visibility pop
 
 #endif // TFC_RUNTIME_ALLOCATOR_H

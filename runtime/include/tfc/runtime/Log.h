@@ -18,6 +18,8 @@
 
 #include <string_view>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::logging {
 
 enum class Category { Retrace, Warnings, Timing };
@@ -31,5 +33,6 @@ bool enabled(Category category);
 void emit(std::string_view line);
 
 } // namespace tfc::logging
+#pragma GCC visibility pop
 
 #endif // TFC_RUNTIME_LOG_H

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+// Internal to libtfc.so: not exported (docs/architecture.md).
+#pragma GCC visibility push(hidden)
 namespace tfc::cuda {
 
 /// Loads the driver on first use. Empty when CUDA is usable; otherwise why
@@ -71,6 +73,7 @@ struct HostSymbol {
 const std::vector<HostSymbol> &hostSymbols();
 
 } // namespace tfc::cuda
+#pragma GCC visibility pop
 
 extern "C" {
 /// False when a CUDA call failed on this thread since the last check.
