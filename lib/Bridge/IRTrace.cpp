@@ -21,6 +21,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 
 using namespace tfc;
 using namespace tfc::detail;
@@ -324,35 +325,74 @@ mlir::Value IRTrace::reduceAll(mlir::Value p, mlir::Location loc) {
       builder, loc, mlir::RankedTensorType::get({}, builder.getI1Type()), m);
 }
 
-/// Creates `name` generically and verifies it; verifier messages become
-/// InvalidArgumentError.
-mlir::Value IRTrace::buildNamed(llvm::StringRef name,
-                                llvm::ArrayRef<mlir::Value> operands,
-                                mlir::Type resultType, mlir::Location loc,
-                                llvm::ArrayRef<mlir::NamedAttribute> attrs,
-                                std::string_view apiName,
-                                const std::source_location *srcLoc) {
-  mlir::OperationState state(loc, name);
-  state.addOperands(operands);
-  state.addTypes(resultType);
-  state.addAttributes(attrs);
-  mlir::Operation *op = builder.create(state);
-  std::string diags;
-  {
-    mlir::ScopedDiagnosticHandler handler(ctx, [&](mlir::Diagnostic &d) {
-      if (!diags.empty())
-        diags += "; ";
-      diags += d.str();
-      return mlir::success();
-    });
-    if (mlir::succeeded(mlir::verify(op, /*verifyRecursively=*/false)))
-      return op->getResult(0);
+namespace {
+/// The result types of `state` from its op's InferTypeOpInterface, as
+/// MLIR's C API infers them (mlirOperationStateEnableResultTypeInference):
+/// attributes are converted to the op's properties first.
+mlir::LogicalResult inferResultTypes(mlir::OperationState &state) {
+  std::optional<mlir::RegisteredOperationName> info =
+      state.name.getRegisteredInfo();
+  auto *infer =
+      info ? info->getInterface<mlir::InferTypeOpInterface>() : nullptr;
+  if (!infer)
+    return mlir::emitError(state.location)
+           << state.name << " does not infer its result type";
+  mlir::MLIRContext *ctx = state.getContext();
+  mlir::DictionaryAttr attributes = state.attributes.getDictionary(ctx);
+  mlir::OpaqueProperties properties = state.getRawProperties();
+  std::unique_ptr<char[]> storage;
+  if (!properties && info->getOpPropertyByteSize() > 0) {
+    storage = std::make_unique<char[]>(info->getOpPropertyByteSize());
+    properties = mlir::OpaqueProperties(storage.get());
+    info->initOpProperties(properties, mlir::OpaqueProperties(nullptr));
+    auto emitError = [&] { return mlir::emitError(state.location); };
+    if (mlir::failed(info->setOpPropertiesFromAttribute(
+            state.name, properties, attributes, emitError))) {
+      info->destroyOpProperties(properties);
+      return mlir::failure();
+    }
   }
+  mlir::LogicalResult result = infer->inferReturnTypes(
+      ctx, state.location, state.operands, attributes, properties,
+      state.regions, state.types);
+  if (storage)
+    info->destroyOpProperties(properties);
+  return result;
+}
+} // namespace
+
+mlir::Value IRTrace::buildKernelOp(OpKind kind,
+                                   llvm::ArrayRef<mlir::Value> operands,
+                                   mlir::Location loc,
+                                   llvm::ArrayRef<mlir::NamedAttribute> attrs,
+                                   mlir::Type resultType,
+                                   std::string_view apiName,
+                                   const std::source_location *srcLoc) {
+  mlir::OperationState state(loc, "tfc." + std::string(op_name(kind)));
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  std::string diags;
+  mlir::ScopedDiagnosticHandler handler(ctx, [&](mlir::Diagnostic &d) {
+    if (!diags.empty())
+      diags += "; ";
+    diags += d.str();
+    return mlir::success();
+  });
+  auto fail = [&]() -> InvalidArgumentError {
+    std::string api = apiName.empty() ? std::string(op_name(kind))
+                                      : std::string(apiName);
+    return InvalidArgumentError(api + ": " + diags +
+                                (srcLoc ? location_suffix(*srcLoc) : ""));
+  };
+  if (resultType)
+    state.addTypes(resultType);
+  else if (mlir::failed(inferResultTypes(state)))
+    throw fail();
+  mlir::Operation *op = builder.create(state);
+  if (mlir::succeeded(mlir::verify(op, /*verifyRecursively=*/false)))
+    return op->getResult(0);
   op->erase();
-  std::string api =
-      apiName.empty() ? name.drop_front(4).str() : std::string(apiName);
-  throw InvalidArgumentError(api + ": " + diags +
-                             (srcLoc ? location_suffix(*srcLoc) : ""));
+  throw fail();
 }
 
 mlir::Value IRTrace::broadcastTo(mlir::Value v,
@@ -362,7 +402,7 @@ mlir::Value IRTrace::broadcastTo(mlir::Value v,
   auto target = type.clone(tensorType(ctx, DType::Float32, shape).getShape());
   if (target == type)
     return v;
-  return buildNamed("tfc.broadcast_to", {v}, target, loc);
+  return buildKernelOp(OpKind::BroadcastTo, {v}, loc, {}, target);
 }
 
 Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
@@ -370,31 +410,25 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
                         const std::source_location &srcLoc) {
   mlir::Location loc = location(srcLoc);
   std::string api(api_op_name(kind, attrs));
-  std::string name = "tfc." + std::string(op_name(kind));
   auto fail = [&](const std::string &msg) -> InvalidArgumentError {
     return InvalidArgumentError(api + ": " + msg + location_suffix(srcLoc));
   };
   llvm::SmallVector<mlir::Value> vals;
   for (size_t i = 0; i < n; ++i)
     vals.push_back(toValue(inputs[i], api));
-  auto typeOf = [&](size_t i) {
-    return mlir::cast<mlir::RankedTensorType>(vals[i].getType());
-  };
   auto shapeOf = [&](size_t i) { return inputs[i].shape(); };
   auto named = [&](const char *attr, mlir::Attribute a) {
     return builder.getNamedAttr(attr, a);
   };
   llvm::SmallVector<mlir::NamedAttribute> nattrs;
-  mlir::RankedTensorType result;
+  mlir::Type result; // Only where the type is the op's parameter.
 
   switch (kind) {
-    // Unary elementwise: same type out.
 #define TFC_CASE(e, name) case OpKind::e:
     TFC_FOR_EACH_UNARY_ELEMENTWISE_OP(TFC_CASE)
   case OpKind::StopGradient:
     if (n != 1)
       throw fail("expected 1 operand");
-    result = typeOf(0);
     break;
     // Binary elementwise (and cmp): explicit broadcasts to one shape.
     TFC_FOR_EACH_BINARY_ELEMENTWISE_OP(TFC_CASE)
@@ -415,7 +449,6 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     }
     vals[0] = broadcastTo(vals[0], shape, loc);
     vals[1] = broadcastTo(vals[1], shape, loc);
-    result = typeOf(0);
     if (kind == OpKind::Cmp) {
       // The dialect orders i1 (false < true); the API, like eager, does not.
       if (inputs[0].dtype() == DType::Bool &&
@@ -423,7 +456,6 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
           attrs.predicate != kernels::CmpPredicate::NE)
         throw fail("ordering comparison of bool tensors is not supported "
                    "(only eq and ne); cast them first");
-      result = result.clone(builder.getI1Type());
       nattrs.push_back(
           named("predicate", mlir::tfc::CmpPredicateAttr::get(
                                  ctx, toDialectPredicate(attrs.predicate))));
@@ -443,11 +475,11 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     }
     for (auto &v : vals)
       v = broadcastTo(v, shape, loc);
-    result = typeOf(1);
     break;
   }
   case OpKind::Cast:
-    result = typeOf(0).clone(elementType(ctx, attrs.dtype));
+    result = mlir::cast<mlir::RankedTensorType>(vals[0].getType())
+                 .clone(elementType(ctx, attrs.dtype));
     break;
   case OpKind::BroadcastTo:
     result = tensorType(ctx, inputs[0].dtype(), attrs.shape);
@@ -473,52 +505,34 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     break;
   }
   case OpKind::Transpose: {
-    std::vector<int64_t> shape;
-    for (int64_t p : attrs.axes) {
+    for (int64_t p : attrs.axes)
       if (p < 0 || p >= inputs[0].rank())
         throw fail("bad permutation for shape " + shape_to_string(shapeOf(0)));
-      shape.push_back(shapeOf(0)[p]);
-    }
-    result = tensorType(ctx, inputs[0].dtype(), shape);
     nattrs.push_back(named("perm", builder.getDenseI64ArrayAttr(attrs.axes)));
     break;
   }
   case OpKind::ExpandDims: {
-    std::vector<int64_t> shape = shapeOf(0);
-    if (attrs.axis < 0 || attrs.axis > (int64_t)shape.size())
+    if (attrs.axis < 0 || attrs.axis > inputs[0].rank())
       throw fail("axis out of range");
-    shape.insert(shape.begin() + attrs.axis, 1);
-    result = tensorType(ctx, inputs[0].dtype(), shape);
     nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
     break;
   }
-  case OpKind::Squeeze: {
-    std::vector<int64_t> shape;
-    for (int64_t i = 0; i < inputs[0].rank(); ++i)
-      if (!llvm::is_contained(attrs.axes, i))
-        shape.push_back(shapeOf(0)[i]);
-    result = tensorType(ctx, inputs[0].dtype(), shape);
+  case OpKind::Squeeze:
     nattrs.push_back(named("axes", builder.getDenseI64ArrayAttr(attrs.axes)));
     break;
-  }
   case OpKind::Concat: {
     if (n == 0)
       throw fail("needs at least one tensor");
-    std::vector<int64_t> shape = shapeOf(0);
-    if (attrs.axis < 0 || attrs.axis >= (int64_t)shape.size())
+    if (attrs.axis < 0 || attrs.axis >= inputs[0].rank())
       throw fail("axis out of range");
-    for (size_t i = 1; i < n; ++i) {
-      if (inputs[i].rank() != (int64_t)shape.size())
+    for (size_t i = 1; i < n; ++i)
+      if (inputs[i].rank() != inputs[0].rank())
         throw fail("rank mismatch");
-      shape[attrs.axis] += shapeOf(i)[attrs.axis];
-    }
-    result = tensorType(ctx, inputs[0].dtype(), shape);
     nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
     break;
   }
   case OpKind::Slice:
-    result = tensorType(ctx, inputs[0].dtype(), attrs.shape);
-    nattrs.push_back(named("begin", builder.getDenseI64ArrayAttr(attrs.axes)));
+    nattrs.push_back(named("begin", builder.getDenseI64ArrayAttr(attrs.begin)));
     nattrs.push_back(named("size", builder.getDenseI64ArrayAttr(attrs.shape)));
     break;
   case OpKind::Matmul: {
@@ -547,47 +561,26 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     fullB.insert(fullB.end(), b.end() - 2, b.end());
     vals[0] = broadcastTo(vals[0], fullA, loc);
     vals[1] = broadcastTo(vals[1], fullB, loc);
-    std::vector<int64_t> shape = fullA;
-    shape.back() = b.back();
-    result = tensorType(ctx, inputs[0].dtype(), shape);
     break;
   }
   case OpKind::ReduceSum:
   case OpKind::ReduceMean:
   case OpKind::ReduceMax:
   case OpKind::ReduceMin:
-  case OpKind::ReduceProd: {
-    std::vector<int64_t> shape;
-    for (int64_t i = 0; i < inputs[0].rank(); ++i) {
-      if (!llvm::is_contained(attrs.axes, i))
-        shape.push_back(shapeOf(0)[i]);
-      else if (attrs.keepdims)
-        shape.push_back(1);
-    }
-    result = tensorType(ctx, inputs[0].dtype(), shape);
+  case OpKind::ReduceProd:
     nattrs.push_back(named("axes", builder.getDenseI64ArrayAttr(attrs.axes)));
     nattrs.push_back(named("keepdims", builder.getBoolAttr(attrs.keepdims)));
     break;
-  }
-  case OpKind::Argmax: {
-    std::vector<int64_t> shape;
-    for (int64_t i = 0; i < inputs[0].rank(); ++i)
-      if (i != attrs.axis)
-        shape.push_back(shapeOf(0)[i]);
-    result = tensorType(ctx, DType::Int64, shape);
-    nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
-    break;
-  }
+  case OpKind::Argmax:
   case OpKind::Softmax:
   case OpKind::LogSoftmax:
-    result = typeOf(0);
     nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
     break;
   case OpKind::OneHot: {
     std::vector<int64_t> shape = shapeOf(0);
-    shape.push_back(attrs.axis);
+    shape.push_back(attrs.depth);
     result = tensorType(ctx, attrs.dtype, shape);
-    nattrs.push_back(named("depth", builder.getI64IntegerAttr(attrs.axis)));
+    nattrs.push_back(named("depth", builder.getI64IntegerAttr(attrs.depth)));
     break;
   }
   case OpKind::SoftmaxCrossEntropy: {
@@ -597,15 +590,13 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
       throw fail("labels " + describeTensor(inputs[0]) + " and logits " +
                  describeTensor(inputs[1]) +
                  " must have the same shape and dtype");
-    std::vector<int64_t> shape = shapeOf(1);
-    if (shape.empty())
+    if (inputs[1].rank() == 0)
       throw fail("logits must have rank >= 1");
-    shape.pop_back();
-    result = tensorType(ctx, inputs[1].dtype(), shape);
     break;
   }
   }
-  mlir::Value v = buildNamed(name, vals, result, loc, nattrs, api, &srcLoc);
+  mlir::Value v =
+      buildKernelOp(kind, vals, loc, nattrs, result, api, &srcLoc);
   return symbolic(v);
 }
 } // namespace tfc::bridge

@@ -118,7 +118,7 @@ std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
     break;
   case OpKind::OneHot:
     d.attrs.dtype = resultDType();
-    d.attrs.axis = i64("depth"); // OpAttrs carries one_hot's depth in `axis`.
+    d.attrs.depth = i64("depth");
     break;
   case OpKind::Reshape:
   case OpKind::BroadcastTo:
@@ -139,7 +139,7 @@ std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
     d.identity = d.attrs.axes.empty();
     break;
   case OpKind::Slice:
-    d.attrs.axes = i64Array("begin"); // OpAttrs carries begin in `axes`.
+    d.attrs.begin = i64Array("begin");
     d.attrs.shape = i64Array("size");
     break;
   case OpKind::ReduceSum:

@@ -232,7 +232,7 @@ Grads concatGrad(const GradientContext &c, const Tensor &dy) {
 /// shape, built one dim at a time by concatenating zero blocks around it.
 Grads sliceGrad(const GradientContext &c, const Tensor &dy) {
   const std::vector<int64_t> &shape = in(c, 0).shape();
-  const std::vector<int64_t> &begin = c.attrs.axes;
+  const std::vector<int64_t> &begin = c.attrs.begin;
   const std::vector<int64_t> &size = c.attrs.shape;
   Tensor g = dy;
   for (size_t d = 0; d < shape.size(); ++d) {

@@ -365,7 +365,7 @@ Tensor tfc::slice(const Tensor &x, std::vector<int64_t> begin,
   if (begin.size() != rank || size.size() != rank)
     fail("must each have one entry per dim (" + std::to_string(rank) + ")");
   OpAttrs attrs;
-  attrs.axes = begin;
+  attrs.begin = begin;
   attrs.shape = size;
   for (size_t i = 0; i < rank; ++i) {
     if (begin[i] < 0 || begin[i] > shape[i])
@@ -433,7 +433,7 @@ Tensor tfc::one_hot(const Tensor &indices, int64_t depth, DType dtype,
     throw_invalid_argument(
         "one_hot: depth must be >= 0, got " + std::to_string(depth), loc);
   OpAttrs attrs;
-  attrs.axis = depth; // one_hot keeps its depth in `axis` (runtime/Ops.h)
+  attrs.depth = depth;
   attrs.dtype = dtype;
   return dispatch(OpKind::OneHot, &indices, 1, attrs, loc);
 }

@@ -78,7 +78,7 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
     return concat(std::vector<Tensor>(in, in + n), attrs.axis);
   case OpKind::Slice:
     arity(kind, 1, n);
-    return slice(in[0], attrs.axes, attrs.shape);
+    return slice(in[0], attrs.begin, attrs.shape);
   case OpKind::ReduceSum:
     arity(kind, 1, n);
     return reduce(ReduceKind::Sum, in[0], attrs.axes, attrs.keepdims);
@@ -105,7 +105,7 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
     return log_softmax(in[0], attrs.axis);
   case OpKind::OneHot:
     arity(kind, 1, n);
-    return one_hot(in[0], attrs.axis, attrs.dtype);
+    return one_hot(in[0], attrs.depth, attrs.dtype);
   case OpKind::StopGradient:
     arity(kind, 1, n);
     require_concrete("stop_gradient", in[0]);

@@ -127,7 +127,7 @@ TEST(TraceHook, OpsReachTheHookWithNormalisedAttributes) {
   expand_dims(x, -1);
   EXPECT_EQ(hook.ops.back().attrs.axis, 2);
   slice(x, {0, 1}, {-1, -1});
-  EXPECT_EQ(hook.ops.back().attrs.axes, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(hook.ops.back().attrs.begin, (std::vector<int64_t>{0, 1}));
   EXPECT_EQ(hook.ops.back().attrs.shape, (std::vector<int64_t>{2, 2}));
   concat({x, x}, -1);
   EXPECT_EQ(hook.ops.back().kind, OpKind::Concat);
@@ -138,7 +138,7 @@ TEST(TraceHook, OpsReachTheHookWithNormalisedAttributes) {
   softmax(x);
   EXPECT_EQ(hook.ops.back().attrs.axis, 1);
   one_hot(symbolic(DType::Int32, {4}), 5, DType::Float64);
-  EXPECT_EQ(hook.ops.back().attrs.axis, 5);
+  EXPECT_EQ(hook.ops.back().attrs.depth, 5);
   EXPECT_EQ(hook.ops.back().attrs.dtype, DType::Float64);
   cast(x, DType::Int64);
   EXPECT_EQ(hook.ops.back().attrs.dtype, DType::Int64);

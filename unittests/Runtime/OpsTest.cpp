@@ -65,7 +65,7 @@ TEST(Ops, ExecuteDispatchesEveryFamily) {
   EXPECT_EQ(execute(OpKind::Squeeze, {make<float>({1, 2}, {1, 2})}, sq).shape(),
             (std::vector<int64_t>{2}));
   OpAttrs sl;
-  sl.axes = {1, 0};
+  sl.begin = {1, 0};
   sl.shape = {1, -1};
   expectEq<float>(execute(OpKind::Slice, {x}, sl), {1, 2}, {3, -4});
   OpAttrs red;
@@ -88,7 +88,7 @@ TEST(Ops, ExecuteDispatchesEveryFamily) {
                             {make<float>({1, 0, 0, 1}, {2, 2}), y}),
                     {2}, {std::log(2.0), std::log(2.0)});
   OpAttrs oh;
-  oh.axis = 3; // depth
+  oh.depth = 3;
   oh.dtype = DType::Float32;
   expectEq<float>(execute(OpKind::OneHot, {make<int32_t>({2}, {1})}, oh),
                   {1, 3}, {0, 0, 1});

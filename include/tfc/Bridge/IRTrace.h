@@ -91,18 +91,22 @@ protected:
   mlir::Value constantValue(const Tensor &t, mlir::Location loc);
   /// A rank-0 "all true" of a bool tensor (assert_true takes any shape).
   mlir::Value reduceAll(mlir::Value p, mlir::Location loc);
-  /// Creates `name` generically and verifies it; verifier messages become
-  /// InvalidArgumentError.
-  mlir::Value buildNamed(llvm::StringRef name,
-                         llvm::ArrayRef<mlir::Value> operands,
-                         mlir::Type resultType, mlir::Location loc,
-                         llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
-                         std::string_view apiName = {},
-                         const std::source_location *srcLoc = nullptr);
+  /// Creates the tfc op of `kind` (its name from the op list) and verifies
+  /// it. The result type comes from the op's InferTypeOpInterface (ODS)
+  /// unless the type is the op's own parameter (cast, reshape,
+  /// broadcast_to, one_hot), which the caller passes as `resultType`.
+  /// Inference and verifier messages become InvalidArgumentError.
+  mlir::Value buildKernelOp(OpKind kind, llvm::ArrayRef<mlir::Value> operands,
+                            mlir::Location loc,
+                            llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
+                            mlir::Type resultType = {},
+                            std::string_view apiName = {},
+                            const std::source_location *srcLoc = nullptr);
   mlir::Value broadcastTo(mlir::Value v, const std::vector<int64_t> &shape,
                           mlir::Location loc);
   /// The tfc op of (kind, attrs) on `inputs`: explicit broadcasts for
-  /// elementwise operands, result type computed from the operands.
+  /// elementwise operands (the dialect's ops take equal shapes), the API's
+  /// checks with TensorFlow's messages, ODS-inferred result types.
   Tensor buildOp(OpKind kind, const Tensor *inputs, size_t n,
                  const OpAttrs &attrs, const std::source_location &srcLoc);
 

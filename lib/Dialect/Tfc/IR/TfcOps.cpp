@@ -1135,6 +1135,22 @@ LogicalResult OneHotOp::verify() {
 // IfOp
 //===----------------------------------------------------------------------===//
 
+void IfOp::build(OpBuilder &builder, OperationState &state,
+                 TypeRange resultTypes, Value condition,
+                 function_ref<void(OpBuilder &, Location)> thenBuilder,
+                 function_ref<void(OpBuilder &, Location)> elseBuilder) {
+  state.addOperands(condition);
+  state.addTypes(resultTypes);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.createBlock(state.addRegion());
+  thenBuilder(builder, state.location);
+  Region *elseRegion = state.addRegion();
+  if (!elseBuilder)
+    return;
+  builder.createBlock(elseRegion);
+  elseBuilder(builder, state.location);
+}
+
 namespace {
 /// The terminator of a single-block region if it is `TerminatorTy`.
 template <typename TerminatorTy> TerminatorTy getTerminatorOf(Region &region) {
@@ -1297,6 +1313,24 @@ void IfOp::getCanonicalizationPatterns(RewritePatternSet &results,
 //===----------------------------------------------------------------------===//
 // WhileOp
 //===----------------------------------------------------------------------===//
+
+void WhileOp::build(
+    OpBuilder &builder, OperationState &state, TypeRange resultTypes,
+    ValueRange inits,
+    function_ref<void(OpBuilder &, Location, ValueRange)> beforeBuilder,
+    function_ref<void(OpBuilder &, Location, ValueRange)> afterBuilder) {
+  state.addOperands(inits);
+  state.addTypes(resultTypes);
+  OpBuilder::InsertionGuard guard(builder);
+  SmallVector<Location> beforeLocs(inits.size(), state.location);
+  Block *before = builder.createBlock(state.addRegion(), {},
+                                      inits.getTypes(), beforeLocs);
+  beforeBuilder(builder, state.location, before->getArguments());
+  SmallVector<Location> afterLocs(resultTypes.size(), state.location);
+  Block *after = builder.createBlock(state.addRegion(), {}, resultTypes,
+                                     afterLocs);
+  afterBuilder(builder, state.location, after->getArguments());
+}
 
 namespace {
 /// See WhileOp::getEffects.

@@ -57,13 +57,19 @@ struct WhileTape {
 };
 using Tapes = llvm::DenseMap<Operation *, WhileTape>;
 
-Value createOp(OpBuilder &b, Location loc, StringRef name, ValueRange operands,
-               Type resultType, ArrayRef<NamedAttribute> attrs = {}) {
-  OperationState state(loc, name);
-  state.addOperands(operands);
-  state.addTypes(resultType);
-  state.addAttributes(attrs);
-  return b.create(state)->getResult(0);
+/// Gives `region`, of an op already in the IR, one block with arguments of
+/// `types` and fills it with `body(b, loc, arguments)`. The adjoint control
+/// flow is built this way, not with the ODS body builders, because the
+/// gradient rules that run inside check through the bridge that the values
+/// they use are in scope, which needs the region attached to its op (a body
+/// builder fills the regions before the op exists).
+template <typename Body>
+void fillRegion(OpBuilder &b, Region &region, TypeRange types, Location loc,
+                Body &&body) {
+  OpBuilder::InsertionGuard guard(b);
+  SmallVector<Location> locs(types.size(), loc);
+  Block *block = b.createBlock(&region, {}, types, locs);
+  body(b, loc, ValueRange(block->getArguments()));
 }
 
 Value splat(OpBuilder &b, Location loc, Type type, double value) {
@@ -91,7 +97,7 @@ void accumulate(OpBuilder &b, Location loc, AdjointMap &adj, Value key,
     adj[key] = g;
     return;
   }
-  it->second = createOp(b, loc, "tfc.add", {it->second, g}, g.getType());
+  it->second = AddOp::create(b, loc, it->second, g);
 }
 
 Value adjointOrZero(OpBuilder &b, Location loc, const AdjointMap &adj,
@@ -307,50 +313,30 @@ LogicalResult VJPGenerator::cloneAugmentedWhile(WhileOp op, OpBuilder &b,
     inits.push_back(map.lookupOrDefault(v));
   inits.push_back(i64Scalar(b, loc, 0));
   SmallVector<Type> types(ValueRange(inits).getTypes());
-  SmallVector<Location> locs(types.size(), loc);
 
-  OperationState state(loc, WhileOp::getOperationName());
-  state.addOperands(inits);
-  state.addTypes(types);
-  state.addRegion();
-  state.addRegion();
-  Operation *loop = b.create(state);
-  Block *newBefore, *newAfter;
-  {
-    OpBuilder::InsertionGuard guard(b); // createBlock moves the builder.
-    newBefore = b.createBlock(&loop->getRegion(0), {}, types, locs);
-    newAfter = b.createBlock(&loop->getRegion(1), {}, types, locs);
-  }
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(newBefore);
-    for (auto [o, n] :
-         llvm::zip(before.getArguments(), newBefore->getArguments()))
+  auto cloneBefore = [&](OpBuilder &b, Location, ValueRange args) {
+    for (auto [o, n] : llvm::zip(before.getArguments(), args))
       map.map(o, n);
     for (Operation &inner : before.without_terminator())
       b.clone(inner, map);
     ConditionOp::create(b, condition.getLoc(),
-                        map.lookupOrDefault(condition.getCondition()),
-                        newBefore->getArguments());
-  }
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(newAfter);
+                        map.lookupOrDefault(condition.getCondition()), args);
+  };
+  auto cloneAfterAndPush = [&](OpBuilder &b, Location, ValueRange args) {
     for (auto [i, o] : llvm::enumerate(after.getArguments())) {
-      map.map(o, newAfter->getArgument(i));
-      StackPushOp::create(b, loc, tape.stacks[i], newAfter->getArgument(i));
+      map.map(o, args[i]);
+      StackPushOp::create(b, loc, tape.stacks[i], args[i]);
     }
     for (Operation &inner : after.without_terminator())
       b.clone(inner, map);
     SmallVector<Value> yields;
     for (Value v : op.getYieldOp().getOperands())
       yields.push_back(map.lookupOrDefault(v));
-    Value one = i64Scalar(b, loc, 1);
-    yields.push_back(createOp(b, loc, "tfc.add",
-                              {newAfter->getArguments().back(), one},
-                              one.getType()));
+    yields.push_back(AddOp::create(b, loc, args.back(), i64Scalar(b, loc, 1)));
     YieldOp::create(b, loc, yields);
-  }
+  };
+  auto loop =
+      WhileOp::create(b, loc, types, inits, cloneBefore, cloneAfterAndPush);
   for (auto [o, n] : llvm::zip(op.getResults(), loop->getResults()))
     map.map(o, n);
   tape.count = loop->getResults().back();
@@ -437,32 +423,41 @@ LogicalResult VJPGenerator::reverseIf(IfOp op, OpBuilder &b, IRMapping &map,
   if (captured.empty())
     return success();
   SmallVector<Type> types(ValueRange(captured).getTypes());
-  OperationState state(loc, IfOp::getOperationName());
-  state.addOperands(map.lookupOrDefault(op.getCondition()));
-  state.addTypes(types);
-  state.addRegion();
-  state.addRegion();
-  OpBuilder::InsertionGuard guard(b);
-  Operation *adjIf = b.create(state);
-  for (unsigned r = 0; r < 2; ++r) {
-    Block &branch = op->getRegion(r).front();
-    b.createBlock(&adjIf->getRegion(r));
-    // The branch is recomputed here: its values are not visible outside.
-    IRMapping local = map;
-    Tapes tapes;
-    if (failed(cloneForward(branch, b, local, tapes)))
-      return failure();
-    AdjointMap localAdj;
-    for (auto [i, y] : llvm::enumerate(branch.getTerminator()->getOperands()))
-      accumulate(b, loc, localAdj, y, adj.lookup(op.getResult(i)));
-    if (failed(reverse(branch, b, local, localAdj, tapes)))
-      return failure();
-    SmallVector<Value> yields;
-    for (Value c : captured)
-      yields.push_back(adjointOrZero(b, loc, localAdj, c));
-    YieldOp::create(b, loc, yields);
+  LogicalResult status = success();
+  // The adjoint of one branch: the branch recomputed (its values are not
+  // visible outside), then reversed; it yields the captured values'
+  // adjoints.
+  auto adjointOf = [&](Region &region) {
+    return [&](OpBuilder &b, Location, ValueRange) {
+      Block &branch = region.front();
+      IRMapping local = map;
+      Tapes tapes;
+      AdjointMap localAdj;
+      if (failed(cloneForward(branch, b, local, tapes))) {
+        status = failure();
+        return;
+      }
+      for (auto [i, y] :
+           llvm::enumerate(branch.getTerminator()->getOperands()))
+        accumulate(b, loc, localAdj, y, adj.lookup(op.getResult(i)));
+      if (failed(reverse(branch, b, local, localAdj, tapes))) {
+        status = failure();
+        return;
+      }
+      SmallVector<Value> yields;
+      for (Value c : captured)
+        yields.push_back(adjointOrZero(b, loc, localAdj, c));
+      YieldOp::create(b, loc, yields);
+    };
+  };
+  auto adjIf =
+      IfOp::create(b, loc, types, map.lookupOrDefault(op.getCondition()));
+  fillRegion(b, adjIf.getThenRegion(), {}, loc, adjointOf(op.getThenRegion()));
+  fillRegion(b, adjIf.getElseRegion(), {}, loc, adjointOf(op.getElseRegion()));
+  if (failed(status)) {
+    adjIf->erase();
+    return failure();
   }
-  b.setInsertionPointAfter(adjIf);
   for (auto [c, g] : llvm::zip(captured, adjIf->getResults()))
     accumulate(b, loc, adj, c, g);
   return success();
@@ -509,54 +504,51 @@ LogicalResult VJPGenerator::reverseWhile(WhileOp op, OpBuilder &b,
   for (Value c : captured)
     inits.push_back(splat(b, loc, c.getType(), 0.0));
   SmallVector<Type> types(ValueRange(inits).getTypes());
-  SmallVector<Location> locs(types.size(), loc);
-  OperationState state(loc, WhileOp::getOperationName());
-  state.addOperands(inits);
-  state.addTypes(types);
-  state.addRegion();
-  state.addRegion();
-  Operation *loop;
-  {
-    OpBuilder::InsertionGuard guard(b);
-    loop = b.create(state);
-    Block *before = b.createBlock(&loop->getRegion(0), {}, types, locs);
-    Value zero = i64Scalar(b, loc, 0);
-    Value more = createOp(
-        b, loc, "tfc.cmp", {before->getArgument(0), zero},
-        RankedTensorType::get({}, b.getI1Type()),
-        {b.getNamedAttr("predicate", CmpPredicateAttr::get(b.getContext(),
-                                                           CmpPredicate::gt))});
-    ConditionOp::create(b, loc, more, before->getArguments());
-
-    Block *body = b.createBlock(&loop->getRegion(1), {}, types, locs);
-    Value left = createOp(b, loc, "tfc.sub",
-                          {body->getArgument(0), i64Scalar(b, loc, 1)},
-                          body->getArgument(0).getType());
+  LogicalResult status = success();
+  // Before: while iterations are left.
+  auto iterationsLeft = [&](OpBuilder &b, Location, ValueRange args) {
+    Value more = CmpOp::create(b, loc, RankedTensorType::get({}, b.getI1Type()),
+                               CmpPredicate::gt, args[0], i64Scalar(b, loc, 0));
+    ConditionOp::create(b, loc, more, args);
+  };
+  // After: one forward iteration recomputed from the popped loop values,
+  // then reversed.
+  auto adjointIteration = [&](OpBuilder &b, Location, ValueRange args) {
+    Value left = SubOp::create(b, loc, args[0], i64Scalar(b, loc, 1));
     IRMapping local = map;
     for (auto [i, arg] : llvm::enumerate(after.getArguments()))
       local.map(arg, StackPopOp::create(b, loc, arg.getType(), tape.stacks[i])
                          .getResult());
     Tapes bodyTapes;
-    if (failed(cloneForward(after, b, local, bodyTapes)))
-      return failure();
     AdjointMap localAdj;
+    if (failed(cloneForward(after, b, local, bodyTapes))) {
+      status = failure();
+      return;
+    }
     for (auto [k, i] : llvm::enumerate(floats))
-      accumulate(b, loc, localAdj, yield->getOperand(i),
-                 body->getArgument(1 + k));
-    if (failed(reverse(after, b, local, localAdj, bodyTapes)))
-      return failure();
+      accumulate(b, loc, localAdj, yield->getOperand(i), args[1 + k]);
+    if (failed(reverse(after, b, local, localAdj, bodyTapes))) {
+      status = failure();
+      return;
+    }
     SmallVector<Value> yields{left};
     for (unsigned i : floats)
       yields.push_back(adjointOrZero(b, loc, localAdj, after.getArgument(i)));
     for (auto [j, c] : llvm::enumerate(captured)) {
-      Value sum = body->getArgument(1 + floats.size() + j);
+      Value sum = args[1 + floats.size() + j];
       if (Value g = localAdj.lookup(c))
-        sum = createOp(b, loc, "tfc.add", {sum, g}, g.getType());
+        sum = AddOp::create(b, loc, sum, g);
       yields.push_back(sum);
     }
     YieldOp::create(b, loc, yields);
+  };
+  auto loop = WhileOp::create(b, loc, types, inits);
+  fillRegion(b, loop.getBefore(), types, loc, iterationsLeft);
+  fillRegion(b, loop.getAfter(), types, loc, adjointIteration);
+  if (failed(status)) {
+    loop->erase();
+    return failure();
   }
-  b.setInsertionPointAfter(loop);
   for (auto [k, i] : llvm::enumerate(floats))
     accumulate(b, loc, adj, op.getInits()[i], loop->getResult(1 + k));
   for (auto [j, c] : llvm::enumerate(captured))

@@ -114,15 +114,11 @@ public:
     for (Value v : vars)
       types.push_back(current.lookup(v).getType());
     builder.setInsertionPoint(ifOp);
-    OperationState state(ifOp.getLoc(), ifOp->getName());
-    state.addOperands(ifOp->getOperands());
-    state.addTypes(types);
-    state.addAttributes(ifOp->getAttrs());
-    state.addRegion();
-    state.addRegion();
-    Operation *newIf = builder.create(state);
-    newIf->getRegion(0).takeBody(ifOp.getThenRegion());
-    newIf->getRegion(1).takeBody(ifOp.getElseRegion());
+    auto newIf = IfOp::create(builder, ifOp.getLoc(), types,
+                              ifOp.getCondition());
+    newIf->setDiscardableAttrs(ifOp->getDiscardableAttrDictionary());
+    newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+    newIf.getElseRegion().takeBody(ifOp.getElseRegion());
     unsigned n = ifOp->getNumResults();
     ifOp->replaceAllUsesWith(newIf->getResults().take_front(n));
     for (auto [i, v] : llvm::enumerate(vars))
@@ -170,15 +166,10 @@ public:
       yield->insertOperands(yield->getNumOperands(), current.lookup(v));
 
     builder.setInsertionPoint(whileOp);
-    OperationState state(whileOp.getLoc(), whileOp->getName());
-    state.addOperands(inits);
-    state.addTypes(types);
-    state.addAttributes(whileOp->getAttrs());
-    state.addRegion();
-    state.addRegion();
-    Operation *newWhile = builder.create(state);
-    newWhile->getRegion(0).takeBody(whileOp.getBefore());
-    newWhile->getRegion(1).takeBody(whileOp.getAfter());
+    auto newWhile = WhileOp::create(builder, whileOp.getLoc(), types, inits);
+    newWhile->setDiscardableAttrs(whileOp->getDiscardableAttrDictionary());
+    newWhile.getBefore().takeBody(whileOp.getBefore());
+    newWhile.getAfter().takeBody(whileOp.getAfter());
     unsigned n = whileOp->getNumResults();
     whileOp->replaceAllUsesWith(newWhile->getResults().take_front(n));
     current = saved;

@@ -30,17 +30,24 @@ std::string_view op_name(OpKind);
 /// Inverse of op_name; nullopt for unknown names.
 std::optional<OpKind> op_kind_from_name(std::string_view);
 
-/// Non-tensor operands of an op. Only the fields an op uses are read:
-///   cmp: predicate; cast/one_hot: dtype; one_hot: depth (in `axis`);
-///   reshape/broadcast_to: shape; transpose: perm (in `axes`);
-///   reductions/squeeze: axes, keepdims; expand_dims/concat/argmax/softmax/
-///   log_softmax: axis; slice: begin (in `axes`) and size (in `shape`).
+/// Non-tensor operands of an op, one field per meaning (the dialect's
+/// attribute of the same name). Only the fields an op uses are read.
 struct OpAttrs {
+  /// Reductions and squeeze: the axes; transpose: the permutation (`perm`).
   std::vector<int64_t> axes;
+  /// reshape/broadcast_to: the result shape; slice: the size.
   std::vector<int64_t> shape;
+  /// slice: the start index per dim.
+  std::vector<int64_t> begin;
+  /// expand_dims, concat, argmax, softmax, log_softmax.
   int64_t axis = 0;
+  /// one_hot: the number of classes.
+  int64_t depth = 0;
+  /// Reductions.
   bool keepdims = false;
+  /// cast and one_hot: the result dtype.
   DType dtype = DType::Float32;
+  /// cmp.
   kernels::CmpPredicate predicate = kernels::CmpPredicate::EQ;
 };
 

@@ -77,7 +77,7 @@ class Tfc_UnaryElementwiseOp<string mnemonic, Type operandType,
                              list<Trait> traits = []>
     : Tfc_Op<mnemonic, !listconcat(traits, [Pure,
         DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>,
-        SameOperandsAndResultType, Elementwise])> {
+        SameOperandsAndResultType, InferTypeOpInterface, Elementwise])> {
   let arguments = (ins operandType:$operand);
   let results = (outs operandType:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
@@ -286,7 +286,7 @@ class Tfc_BinaryElementwiseOp<string mnemonic, Type operandType,
                               list<Trait> traits = []>
     : Tfc_Op<mnemonic, !listconcat(traits, [Pure,
         DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>,
-        SameOperandsAndResultType, Elementwise])> {
+        SameOperandsAndResultType, InferTypeOpInterface, Elementwise])> {
   let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs operandType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
@@ -473,7 +473,8 @@ def Tfc_CmpOp : Tfc_Op<"cmp", [Pure,
 
 def Tfc_SelectOp : Tfc_Op<"select", [Pure,
     DeclareOpInterfaceMethods<Tfc_ElementwiseOpInterface>, Elementwise,
-    AllTypesMatch<["on_true", "on_false", "result"]>]> {
+    AllTypesMatch<["on_true", "on_false", "result"]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "elementwise choice between two tensors";
   let description = [{
     `cond ? on_true : on_false` per element. `cond` is an `i1` tensor of the
@@ -740,7 +741,7 @@ def Tfc_ArgMaxOp : Tfc_Op<"argmax", [Pure, InferTypeOpAdaptor]> {
 
 /// Normalizes along `axis` of a float tensor; result has the operand type.
 class Tfc_SoftmaxBaseOp<string mnemonic> : Tfc_Op<mnemonic,
-    [Pure, SameOperandsAndResultType]> {
+    [Pure, SameOperandsAndResultType, InferTypeOpInterface]> {
   let arguments = (ins Tfc_FloatTensor:$operand, I64Attr:$axis);
   let results = (outs Tfc_FloatTensor:$result);
   let assemblyFormat = [{
@@ -850,6 +851,14 @@ def Tfc_IfOp : Tfc_Op<"if", [
     $condition (`->` `(` type($results)^ `)`)? $thenRegion
     (`else` $elseRegion^)? attr-dict
   }];
+  let builders = [
+    // Like scf.if's: each callback fills its branch's block (and must end
+    // it with a tfc.yield); no elseBuilder, no else region.
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::Value":$condition,
+      "::llvm::function_ref<void(::mlir::OpBuilder &, ::mlir::Location)>":$thenBuilder,
+      CArg<"::llvm::function_ref<void(::mlir::OpBuilder &, ::mlir::Location)>",
+           "nullptr">:$elseBuilder)>
+  ];
   let extraClassDeclaration = [{
     /// The terminator of the then region (verified to be a `tfc.yield`).
     YieldOp thenYield();
@@ -897,6 +906,14 @@ def Tfc_WhileOp : Tfc_Op<"while", [
   let arguments = (ins Variadic<Tfc_Tensor>:$inits);
   let results = (outs Variadic<Tfc_Tensor>:$results);
   let regions = (region SizedRegion<1>:$before, SizedRegion<1>:$after);
+  let builders = [
+    // Like scf.while's: the before block takes the inits' types, the after
+    // block the result types; each callback gets its block's arguments and
+    // ends it (tfc.condition, tfc.yield).
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::ValueRange":$inits,
+      "::llvm::function_ref<void(::mlir::OpBuilder &, ::mlir::Location, ::mlir::ValueRange)>":$beforeBuilder,
+      "::llvm::function_ref<void(::mlir::OpBuilder &, ::mlir::Location, ::mlir::ValueRange)>":$afterBuilder)>
+  ];
   let extraClassDeclaration = [{
     /// The `tfc.condition` ending the before region, or null if malformed.
     ConditionOp getConditionOp();
