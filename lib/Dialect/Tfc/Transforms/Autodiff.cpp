@@ -32,6 +32,7 @@
 
 namespace mlir::tfc {
 #define GEN_PASS_DEF_TFCAUTODIFFPASS
+#define GEN_PASS_DEF_TFCVJPPASS
 #include "tfc/Dialect/Tfc/Transforms/AutodiffPasses.h.inc"
 } // namespace mlir::tfc
 
@@ -239,9 +240,14 @@ public:
 
   /// Replaces every `tfc.grad` in `fn` by a call of a generated VJP.
   LogicalResult lowerGradOps(func::FuncOp fn);
+  /// `@fn_vjp`, generated once; diagnostics go to `user`.
+  FailureOr<func::FuncOp> getOrCreateVJP(func::FuncOp fn, Operation *user);
+  /// Splits `vjp` (generated here) into `@fn_fwd` and `@fn_bwd`; a null
+  /// result (and no error) when a residual is not a tensor.
+  FailureOr<std::pair<func::FuncOp, func::FuncOp>> split(func::FuncOp fn,
+                                                          func::FuncOp vjp);
 
 private:
-  FailureOr<func::FuncOp> getOrCreateVJP(func::FuncOp fn, Operation *user);
   LogicalResult cloneForward(Block &block, OpBuilder &b, IRMapping &map,
                              Tapes &tapes);
   LogicalResult cloneAugmentedWhile(WhileOp op, OpBuilder &b, IRMapping &map,
@@ -264,6 +270,10 @@ private:
   llvm::DenseMap<Operation *, func::FuncOp> vjps;
   llvm::DenseSet<Operation *> inProgress;
   llvm::DenseSet<Operation *> lowered;
+  /// Per generated VJP: its last forward-sweep op (null: none) and the
+  /// values that are the differentiated function's results.
+  llvm::DenseMap<Operation *, Operation *> forwardEnd;
+  llvm::DenseMap<Operation *, SmallVector<Value>> forwardResults;
 };
 
 //===----------------------------------------------------------------------===//
@@ -677,6 +687,9 @@ FailureOr<func::FuncOp> VJPGenerator::getOrCreateVJP(func::FuncOp fn,
     vjp.erase();
     return failure();
   }
+  forwardEnd[vjp] = entry->empty() ? nullptr : &entry->back();
+  for (Value r : body.getTerminator()->getOperands())
+    forwardResults[vjp].push_back(map.lookupOrDefault(r));
   AdjointMap adj;
   unsigned k = fn.getNumArguments();
   for (Value r : body.getTerminator()->getOperands())
@@ -693,6 +706,99 @@ FailureOr<func::FuncOp> VJPGenerator::getOrCreateVJP(func::FuncOp fn,
   func::ReturnOp::create(b, fn.getLoc(), grads);
   vjps[fn] = vjp;
   return vjp;
+}
+
+FailureOr<std::pair<func::FuncOp, func::FuncOp>>
+VJPGenerator::split(func::FuncOp fn, func::FuncOp vjp) {
+  Block &entry = vjp.getBody().front();
+  unsigned numArgs = fn.getNumArguments();
+  // The forward part: the arguments that are not dys, and the ops up to the
+  // end of the forward sweep.
+  llvm::DenseSet<Operation *> forwardOps;
+  if (Operation *end = forwardEnd.lookup(vjp))
+    for (Operation &op : entry) {
+      forwardOps.insert(&op);
+      if (&op == end)
+        break;
+    }
+  auto isForward = [&](Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return arg.getOwner() == &entry && arg.getArgNumber() < numArgs;
+    return forwardOps.contains(v.getDefiningOp());
+  };
+  // Residuals: values the forward sweep computes and the reverse sweep
+  // uses (in nested regions too), in order of first use. The arguments
+  // the reverse sweep reads are passed to @f_bwd again, not returned.
+  SmallVector<Value> residuals;
+  llvm::DenseSet<Value> seen;
+  for (Operation &op : entry) {
+    if (forwardOps.contains(&op))
+      continue;
+    op.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (isForward(v) && !isa<BlockArgument>(v) && seen.insert(v).second)
+          residuals.push_back(v);
+    });
+  }
+  for (Value v : residuals)
+    if (!isa<RankedTensorType>(v.getType()))
+      return std::pair<func::FuncOp, func::FuncOp>(); // e.g. a loop's stacks
+
+  const SmallVector<Value> &results = forwardResults[vjp];
+  OpBuilder b(vjp);
+  b.setInsertionPointAfter(vjp);
+  // @fn_fwd(args) -> (results..., residuals...)
+  SmallVector<Type> fwdResults(ValueRange(results).getTypes());
+  llvm::append_range(fwdResults, ValueRange(residuals).getTypes());
+  auto fwd = func::FuncOp::create(
+      b, fn.getLoc(), (fn.getName() + "_fwd").str(),
+      b.getFunctionType(fn.getFunctionType().getInputs(), fwdResults));
+  symbols.insert(fwd);
+  fwd->setAttr("tfc.fwd_of", FlatSymbolRefAttr::get(fn));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *block = fwd.addEntryBlock();
+    b.setInsertionPointToEnd(block);
+    IRMapping map;
+    for (unsigned i = 0; i < numArgs; ++i)
+      map.map(entry.getArgument(i), block->getArgument(i));
+    for (Operation &op : entry)
+      if (forwardOps.contains(&op))
+        b.clone(op, map);
+    SmallVector<Value> returned;
+    for (Value v : results)
+      returned.push_back(map.lookupOrDefault(v));
+    for (Value v : residuals)
+      returned.push_back(map.lookupOrDefault(v));
+    func::ReturnOp::create(b, fn.getLoc(), returned);
+  }
+  // @fn_bwd(args..., residuals..., dys...) -> (dargs...)
+  SmallVector<Type> bwdInputs(fn.getFunctionType().getInputs());
+  llvm::append_range(bwdInputs, ValueRange(residuals).getTypes());
+  for (BlockArgument dy : entry.getArguments().drop_front(numArgs))
+    bwdInputs.push_back(dy.getType());
+  auto bwd = func::FuncOp::create(
+      b, fn.getLoc(), (fn.getName() + "_bwd").str(),
+      b.getFunctionType(bwdInputs, vjp.getFunctionType().getResults()));
+  symbols.insert(bwd);
+  bwd->setAttr("tfc.bwd_of", FlatSymbolRefAttr::get(fn));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *block = bwd.addEntryBlock();
+    b.setInsertionPointToEnd(block);
+    IRMapping map;
+    for (unsigned i = 0; i < numArgs; ++i)
+      map.map(entry.getArgument(i), block->getArgument(i));
+    for (auto [i, v] : llvm::enumerate(residuals))
+      map.map(v, block->getArgument(numArgs + i));
+    for (auto [i, dy] :
+         llvm::enumerate(entry.getArguments().drop_front(numArgs)))
+      map.map(dy, block->getArgument(numArgs + residuals.size() + i));
+    for (Operation &op : entry)
+      if (!forwardOps.contains(&op))
+        b.clone(op, map);
+  }
+  return std::make_pair(fwd, bwd);
 }
 
 LogicalResult VJPGenerator::lowerGradOps(func::FuncOp fn) {
@@ -726,6 +832,20 @@ LogicalResult VJPGenerator::lowerGradOps(func::FuncOp fn) {
   return success();
 }
 
+struct TfcVJPPass : public mlir::tfc::impl::TfcVJPPassBase<TfcVJPPass> {
+  using TfcVJPPassBase::TfcVJPPassBase;
+  void runOnOperation() override {
+    auto fn = getOperation().lookupSymbol<func::FuncOp>(function);
+    if (!fn) {
+      getOperation().emitError("tfc-vjp: no function named '")
+          << function << "'";
+      return signalPassFailure();
+    }
+    if (failed(generateVJP(getOperation(), fn)))
+      signalPassFailure();
+  }
+};
+
 struct TfcAutodiffPass
     : public mlir::tfc::impl::TfcAutodiffPassBase<TfcAutodiffPass> {
   void runOnOperation() override {
@@ -738,3 +858,15 @@ struct TfcAutodiffPass
 };
 
 } // namespace
+
+FailureOr<mlir::tfc::GeneratedVJP>
+mlir::tfc::generateVJP(ModuleOp module, func::FuncOp fn) {
+  VJPGenerator generator(module);
+  FailureOr<func::FuncOp> vjp = generator.getOrCreateVJP(fn, fn);
+  if (failed(vjp))
+    return failure();
+  auto parts = generator.split(fn, *vjp);
+  if (failed(parts))
+    return failure();
+  return GeneratedVJP{*vjp, parts->first, parts->second};
+}

@@ -14,9 +14,28 @@
 #ifndef TFC_DIALECT_TFC_TRANSFORMS_AUTODIFF_H
 #define TFC_DIALECT_TFC_TRANSFORMS_AUTODIFF_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::tfc {
+
+/// What generateVJP adds to the module.
+struct GeneratedVJP {
+  /// @f_vjp(args..., dys...) -> (dargs...): forward sweep, then reverse.
+  func::FuncOp vjp;
+  /// @f_fwd(args...) -> (results..., residuals...) and
+  /// @f_bwd(args..., residuals..., dys...) -> (dargs...): the VJP cut after
+  /// its forward sweep, the residuals being the values the forward sweep
+  /// computes and the reverse sweep reads, so a caller keeps them from the
+  /// forward call instead of recomputing it. Null when a residual is not a tensor (a loop's
+  /// !tfc.stack), where only @f_vjp exists.
+  func::FuncOp fwd, bwd;
+};
+
+/// Generates the VJP of `fn` (see the tfc-vjp pass); diagnostics are
+/// emitted at `fn`.
+FailureOr<GeneratedVJP> generateVJP(ModuleOp module, func::FuncOp fn);
 
 #define GEN_PASS_DECL
 #include "tfc/Dialect/Tfc/Transforms/AutodiffPasses.h.inc"

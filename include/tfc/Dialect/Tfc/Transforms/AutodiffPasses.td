@@ -36,4 +36,30 @@ def TfcAutodiffPass : Pass<"tfc-autodiff", "ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def TfcVJPPass : Pass<"tfc-vjp", "ModuleOp"> {
+  let summary = "Generate the VJP of one function, split at its forward sweep";
+  let description = [{
+    Generates, for the function named by `function` (`@f`), what
+    `tfc-autodiff` generates for a `tfc.grad` of it, `@f_vjp(args..., dys...)
+    -> (dargs...)`, and that VJP cut in two where its forward sweep ends:
+
+    - `@f_fwd(args...) -> (results..., residuals...)`: `@f`'s results and
+      the values the forward sweep computes and the reverse sweep reads;
+    - `@f_bwd(args..., residuals..., dys...) -> (dargs...)`: the reverse
+      sweep.
+
+    A caller that runs `@f_fwd` instead of `@f` keeps the residuals and
+    later runs only `@f_bwd`: the backward pass of a compiled call does not
+    recompute its forward. Where a residual is not a tensor (the
+    `!tfc.stack`s of a differentiated `tfc.while`) only `@f_vjp` is
+    generated. One `dy` per f32/f64 result and one adjoint per f32/f64
+    argument, as for `tfc.grad`; gradients need static shapes.
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "the function to differentiate">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // TFC_DIALECT_TFC_TRANSFORMS_AUTODIFFPASSES_TD
