@@ -1,21 +1,37 @@
-//===- CompiledCallGradient.cpp - Tapes around compiled calls ----*- C++
-//-*-===//
+//===- CompiledCallGradient.cpp - Tapes around compiled calls -------------===//
 //
 // A GradientTape alive around a call of a tfc::function does not see the ops
-// inside the call (they run as compiled code, not through the dispatch
-// funnel). Until the call is recorded with a compiled vector-Jacobian product
-// (the autodiff pass), the tape records each floating result as one node
-// whose gradient throws: a gradient that reaches the call says why it cannot
-// be computed instead of silently being zero. A gradient that does not reach
-// the call (another path, or sources the call does not touch) is unaffected.
+// inside the call: they run as compiled code, not through the dispatch
+// funnel. The call is recorded instead as one node per floating result whose
+// gradient is the function's vector-Jacobian product, generated from the
+// traced IR by the tfc-vjp pass (the same reverse-mode engine as tfc.grad)
+// and compiled once per traced signature:
+//
+//   @f_fwd(args) -> (results, residuals)   run instead of @f under a tape
+//   @f_bwd(args, residuals, dys) -> dargs  the backward, no recomputation
+//   @f_vjp(args, dys) -> dargs             when the backward is recorded
+//                                          itself (higher orders), or when
+//                                          the residuals are not tensors
+//
+// See docs/gradients.md, "Tapes around compiled calls".
 //
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
 
+#include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
+#include "tfc/Pipelines/Pipelines.h"
+#include "tfc/SharedContext.h"
+#include "tfc/frontend/Creation.h"
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/frontend/Gradients.h"
 #include "tfc/runtime/Error.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 #include <string>
@@ -23,39 +39,205 @@
 using namespace tfc;
 using namespace tfc::detail;
 
-void tfc::detail::record_compiled_call(
-    const std::string &function, const Tensor *const *args, size_t numArgs,
-    const std::vector<std::shared_ptr<VariableState>> &variables,
-    const std::vector<Tensor> &values, Tensor *results, size_t numResults) {
-  std::vector<Tensor> inputs;
-  for (size_t i = 0; i < numArgs; ++i)
-    if (is_floating(args[i]->dtype()))
-      inputs.push_back(*args[i]);
-  for (size_t i = 0; i < variables.size() && i < values.size(); ++i) {
-    if (!variables[i]->trainable || !is_floating(values[i].dtype()))
-      continue;
-    // Tapes watch trainable variables on their first read; the compiled
-    // code read this one.
-    notify_variable_read(*variables[i], values[i]);
-    inputs.push_back(values[i]);
+struct DifferentiableFunction::Gradient {
+  std::shared_ptr<jit::CompiledModule::Impl> module;
+  /// Null when the tfc-vjp pass could not split the VJP (a loop keeps its
+  /// values on stacks): the backward then runs @f_vjp, recomputing.
+  const jit::FunctionSignature *fwd = nullptr, *bwd = nullptr;
+  /// @f_vjp, itself differentiable.
+  std::shared_ptr<DifferentiableFunction> vjp;
+  /// Indices of the f32/f64 arguments (one adjoint each, in order) and
+  /// results (one dy each, in order).
+  std::vector<size_t> floatArgs, floatResults;
+};
+
+namespace {
+
+bool isFloatTensor(mlir::Type type) {
+  auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
+  return tensor && mlir::isa<mlir::FloatType>(tensor.getElementType());
+}
+
+std::shared_ptr<DifferentiableFunction::Gradient>
+buildGradient(const DifferentiableFunction &fn) {
+  std::lock_guard<std::recursive_mutex> lock(contextMutex());
+  mlir::MLIRContext &ctx = sharedContext();
+  std::string diagnostics;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::string vjpName, fwdName, bwdName, text;
+  auto gradient = std::make_shared<DifferentiableFunction::Gradient>();
+  {
+    jit::detail::DiagnosticCollector diags(ctx);
+    auto fail = [&](const std::string &what) {
+      return InvalidArgumentError(what +
+                                  (diags.text.empty() ? "" : ":\n" + diags.text));
+    };
+    module = mlir::parseSourceString<mlir::ModuleOp>(fn.ir, &ctx);
+    if (!module)
+      throw fail("its IR did not parse again");
+    // Variables become arguments and results, as for the forward's compile.
+    mlir::PassManager pm(&ctx);
+    mlir::tfc::buildTfcPreparePipeline(pm);
+    if (mlir::failed(pm.run(*module)))
+      throw fail("tfc-prepare-pipeline failed");
+    auto func = module->lookupSymbol<mlir::func::FuncOp>(fn.name);
+    if (!func)
+      throw fail("no function @" + fn.name + " in its module");
+    mlir::FunctionType type = func.getFunctionType();
+    for (auto [i, t] : llvm::enumerate(type.getInputs()))
+      if (isFloatTensor(t))
+        gradient->floatArgs.push_back(i);
+    for (auto [i, t] : llvm::enumerate(type.getResults()))
+      if (isFloatTensor(t))
+        gradient->floatResults.push_back(i);
+    mlir::FailureOr<mlir::tfc::GeneratedVJP> generated =
+        mlir::tfc::generateVJP(*module, func);
+    if (mlir::failed(generated))
+      throw fail("tfc-vjp failed");
+    vjpName = generated->vjp.getSymName().str();
+    if (generated->fwd) {
+      fwdName = generated->fwd.getSymName().str();
+      bwdName = generated->bwd.getSymName().str();
+    }
+    llvm::raw_string_ostream os(text);
+    module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
   }
-  if (inputs.empty())
-    return;
-  auto why = std::make_shared<std::string>(
-      "gradient: the gradient flows through a call of the compiled function '" +
-      function +
-      "', which a GradientTape outside the function cannot differentiate "
-      "yet (it does not see the ops inside compiled code). Put the tape "
-      "inside the function (tfc::function([](...) { GradientTape tape; ...; "
-      "return tape.gradient(...); })), or call the function's body without "
-      "tfc::function");
-  for (size_t i = 0; i < numResults; ++i) {
-    if (!is_floating(results[i].dtype()))
-      continue;
-    results[i] =
-        record_custom_gradient(inputs, std::move(results[i]),
-                               [why](const Tensor &) -> std::vector<Tensor> {
-                                 throw InvalidArgumentError(*why);
-                               });
+  gradient->module = jit::CompiledModule::Impl::compile(*module, fn.options);
+  if (!fwdName.empty()) {
+    gradient->fwd = gradient->module->lookup(fwdName);
+    gradient->bwd = gradient->module->lookup(bwdName);
   }
+  auto vjp = std::make_shared<DifferentiableFunction>();
+  vjp->ir = std::move(text);
+  vjp->name = vjpName;
+  vjp->options = fn.options;
+  vjp->module = gradient->module;
+  vjp->signature = gradient->module->lookup(vjpName);
+  gradient->vjp = std::move(vjp);
+  return gradient;
+}
+
+/// Runs `sig` of `module` on `args`.
+std::vector<Tensor> callCompiled(const jit::CompiledModule::Impl &module,
+                                 const jit::FunctionSignature &sig,
+                                 const std::vector<Tensor> &args) {
+  std::vector<const Tensor *> pointers;
+  for (const Tensor &t : args)
+    pointers.push_back(&t);
+  std::vector<Tensor> results(sig.results.size());
+  module.callInto(sig, pointers.data(), pointers.size(), results.data(),
+                  /*validated=*/false);
+  return results;
+}
+
+} // namespace
+
+const DifferentiableFunction::Gradient &DifferentiableFunction::gradient() {
+  std::lock_guard<std::mutex> guard(mutex);
+  if (built)
+    return *built;
+  if (error.empty()) {
+    try {
+      built = buildGradient(*this);
+      return *built;
+    } catch (const Error &e) {
+      error = "gradient: cannot differentiate the compiled function '" +
+              name + "': " + e.what();
+    }
+  }
+  throw InvalidArgumentError(error);
+}
+
+std::vector<Tensor>
+tfc::detail::call_differentiable(const std::shared_ptr<DifferentiableFunction> &fn,
+                                 const std::vector<Tensor> &inputs,
+                                 size_t numRecorded) {
+  // No tape would record the call: run it as is, build no gradient code.
+  if (!any_tape_records(inputs))
+    return callCompiled(*fn->module, *fn->signature, inputs);
+  const DifferentiableFunction::Gradient *gradient = nullptr;
+  std::string why;
+  try {
+    gradient = &fn->gradient();
+  } catch (const Error &e) {
+    why = e.what();
+  }
+  // The forward: @f_fwd keeps the residuals where the VJP was split.
+  std::vector<Tensor> results, residuals;
+  const size_t numResults = fn->signature->results.size();
+  if (gradient && gradient->fwd) {
+    results = callCompiled(*gradient->module, *gradient->fwd, inputs);
+    residuals.assign(std::make_move_iterator(results.begin() + numResults),
+                     std::make_move_iterator(results.end()));
+    results.resize(numResults);
+  } else {
+    results = callCompiled(*fn->module, *fn->signature, inputs);
+  }
+
+  std::vector<Tensor> floatInputs;
+  std::vector<size_t> floatArgs;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (is_floating(inputs[i].dtype())) {
+      floatInputs.push_back(inputs[i]);
+      floatArgs.push_back(i);
+    }
+  if (floatInputs.empty())
+    return results;
+  // What every node's backward needs, shared.
+  struct Saved {
+    std::shared_ptr<DifferentiableFunction> fn;
+    std::vector<Tensor> inputs, residuals;
+    std::vector<std::vector<int64_t>> shapes; ///< Of the float results.
+    std::vector<DType> dtypes;
+    std::vector<size_t> floatResults;
+    std::string why; ///< Non-empty: the function cannot be differentiated.
+  };
+  auto saved = std::make_shared<Saved>();
+  saved->fn = fn;
+  saved->inputs = inputs;
+  saved->residuals = std::move(residuals);
+  saved->why = why;
+  for (size_t i = 0; i < results.size(); ++i)
+    if (is_floating(results[i].dtype())) {
+      saved->floatResults.push_back(i);
+      saved->shapes.push_back(results[i].shape());
+      saved->dtypes.push_back(results[i].dtype());
+    }
+
+  for (size_t k = 0; k < saved->floatResults.size(); ++k) {
+    size_t r = saved->floatResults[k];
+    if (r >= numRecorded)
+      break;
+    results[r] = record_custom_gradient(
+        floatInputs, std::move(results[r]),
+        [saved, k](const Tensor &dy) -> std::vector<Tensor> {
+          if (!saved->why.empty())
+            throw InvalidArgumentError(saved->why);
+          const DifferentiableFunction::Gradient &g = saved->fn->gradient();
+          // One dy per float result: this node's, zeros for the others (a
+          // result the gradient does not reach, a variable's new value).
+          std::vector<Tensor> dys;
+          for (size_t j = 0; j < saved->floatResults.size(); ++j)
+            dys.push_back(j == k ? dy : zeros(saved->shapes[j], saved->dtypes[j]));
+          std::vector<Tensor> recordable = saved->inputs;
+          recordable.push_back(dy);
+          std::vector<Tensor> dargs;
+          if (!g.bwd || any_tape_records(recordable)) {
+            // Recorded itself (a tape differentiates this gradient), or no
+            // residuals: the VJP recomputes the forward from the inputs,
+            // which the recording tapes see.
+            std::vector<Tensor> args = saved->inputs;
+            args.insert(args.end(), dys.begin(), dys.end());
+            dargs = call_differentiable(g.vjp, args, g.vjp->signature->results.size());
+          } else {
+            std::vector<Tensor> args = saved->inputs;
+            args.insert(args.end(), saved->residuals.begin(),
+                        saved->residuals.end());
+            args.insert(args.end(), dys.begin(), dys.end());
+            dargs = callCompiled(*g.module, *g.bwd, args);
+          }
+          return dargs;
+        });
+  }
+  return results;
 }

@@ -1392,6 +1392,22 @@ Tensor tfc::detail::record_custom_gradient(const std::vector<Tensor> &inputs,
   return value;
 }
 
+bool tfc::detail::any_tape_records(const std::vector<Tensor> &inputs) {
+  bool tracing = false;
+  TapeTraceHook *wrapper = currentWrapper(tracing);
+  Registry &reg = registry();
+  RegistryLock lock(reg.mutex);
+  if ((tracing && !wrapper) || reg.tapes.empty())
+    return false;
+  const int depth = wrapper ? wrapper->depth : 0;
+  for (TapeImpl *tape : reg.tapes)
+    if (tape->inScope(wrapper, depth) && tape->isRecording())
+      for (const Tensor &x : inputs)
+        if (tape->isTracked(x))
+          return true;
+  return false;
+}
+
 // --- GradientTape ------------------------------------------------------------
 
 GradientTape::GradientTape(bool persistent)

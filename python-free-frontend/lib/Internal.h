@@ -7,6 +7,7 @@
 #ifndef TFC_FRONTEND_LIB_INTERNAL_H
 #define TFC_FRONTEND_LIB_INTERNAL_H
 
+#include "tfc/JIT/JIT.h"
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/runtime/Tensor.h"
 
@@ -14,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,16 +23,45 @@
 // Internal to libtfc.so: not exported (docs/architecture.md).
 #pragma GCC visibility push(hidden)
 namespace tfc::detail {
-/// Under a recording GradientTape, records each floating result of a call of
-/// the compiled function `function` as a node whose gradient throws
-/// (CompiledCallGradient.cpp): the tape cannot see inside compiled code, and
-/// a gradient through the call must not silently be zero. `variables` are
-/// the Variables the compiled code used and `values` their values before
-/// the call's writes.
-void record_compiled_call(
-    const std::string &function, const Tensor *const *args, size_t numArgs,
-    const std::vector<std::shared_ptr<VariableState>> &variables,
-    const std::vector<Tensor> &values, Tensor *results, size_t numResults);
+/// A compiled function a GradientTape can differentiate
+/// (CompiledCallGradient.cpp): its compiled code and its tfc IR, kept as
+/// text and differentiated by the tfc-vjp pass when a tape first records a
+/// call of it. The gradient code (@f_fwd, @f_bwd, @f_vjp) is compiled once
+/// and shared by every call; @f_vjp is itself differentiable (higher
+/// orders).
+struct DifferentiableFunction {
+  std::string ir;   ///< A module holding `name`, printed with locations.
+  std::string name; ///< The function's symbol.
+  jit::CompileOptions options;
+  std::shared_ptr<jit::CompiledModule::Impl> module;
+  const jit::FunctionSignature *signature = nullptr;
+
+  struct Gradient;
+  /// Builds the gradient code on first use; throws InvalidArgumentError
+  /// naming the function and saying why when it cannot be differentiated
+  /// (every later call throws the same).
+  const Gradient &gradient();
+
+private:
+  std::mutex mutex;
+  std::shared_ptr<Gradient> built;
+  std::string error;
+};
+
+/// Whether a node with these inputs would be recorded now: some tape in
+/// scope is recording and watches one of them (GradientTape.cpp).
+bool any_tape_records(const std::vector<Tensor> &inputs);
+
+/// Calls `fn` on `inputs` (its arguments, in order). Under a recording
+/// GradientTape, each floating result among the first `numRecorded` is
+/// recorded as one node whose gradient runs the function's compiled VJP:
+/// @f_bwd on the residuals @f_fwd kept, or, when the backward pass is
+/// itself being recorded (higher orders), a recorded call of @f_vjp.
+/// `inputs` that are Variables' values must be the handles the tapes saw
+/// read (notify_variable_read).
+std::vector<Tensor> call_differentiable(
+    const std::shared_ptr<DifferentiableFunction> &fn,
+    const std::vector<Tensor> &inputs, size_t numRecorded);
 
 class TraceSession;
 

@@ -26,7 +26,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <atomic>
@@ -74,6 +76,8 @@ struct ConcreteFunction {
   size_t numUserResults = 0;
   /// Variables in the order of their `!tfc.var` arguments.
   std::vector<std::shared_ptr<VariableState>> variables;
+  /// What a GradientTape around a call differentiates.
+  std::shared_ptr<DifferentiableFunction> differentiable;
 };
 
 class TraceSession : public bridge::IRTrace {
@@ -908,9 +912,21 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
     compileOptions.target = impl->options.target;
     compileOptions.opt_level = impl->options.opt_level;
     compileOptions.fuse = impl->options.fuse;
+    // The traced IR, for a tape that differentiates a call later (parsed
+    // again then; kept as text so the trace's module can be lowered).
+    auto differentiable = std::make_shared<DifferentiableFunction>();
+    {
+      llvm::raw_string_ostream os(differentiable->ir);
+      module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
+    }
     concrete->module =
         jit::CompiledModule::Impl::compile(*module, compileOptions, traceInfo);
     concrete->signature = concrete->module->lookup(fnName);
+    differentiable->name = fnName;
+    differentiable->options = compileOptions;
+    differentiable->module = concrete->module;
+    differentiable->signature = concrete->signature;
+    concrete->differentiable = std::move(differentiable);
   } catch (const Error &) {
     session.reset();
     contextMutex().unlock();
@@ -973,26 +989,41 @@ void runCompiled(ConcreteFunction &fn, const CallArgs &args,
   results.resize(fn.numUserResults);
 }
 
-/// runCompiled under a recording tape: the tape records the call once it
-/// succeeded, with the variables' values from before its writes.
-[[gnu::noinline, gnu::cold]] void runUnderTape(const std::string &name,
-                                               ConcreteFunction &fn,
+/// runCompiled under a recording tape (CompiledCallGradient.cpp): each
+/// floating result is recorded with the function's compiled VJP as its
+/// gradient, which reaches the tensor arguments and the trainable
+/// Variables the code read (their values from before its writes).
+[[gnu::noinline, gnu::cold]] void runUnderTape(ConcreteFunction &fn,
                                                const CallArgs &args,
                                                CallResults &results) {
-  std::vector<Tensor> readValues;
-  for (const auto &var : fn.variables)
-    readValues.push_back(var->value);
-  runCompiled(fn, args, results);
-  record_compiled_call(name, args.tensors.data(), args.tensors.size(),
-                       fn.variables, readValues, results.data(),
-                       fn.numUserResults);
+  std::vector<Tensor> inputs;
+  for (const Tensor *t : args.tensors)
+    inputs.push_back(*t);
+  for (const auto &var : fn.variables) {
+    // Tapes watch trainable variables on their first read; the compiled
+    // code read this one.
+    if (var->trainable && is_floating(var->value.dtype()))
+      notify_variable_read(*var, var->value);
+    inputs.push_back(var->value);
+  }
+  std::vector<Tensor> outputs =
+      call_differentiable(fn.differentiable, inputs, fn.numUserResults);
+  const jit::FunctionSignature &sig = *fn.signature;
+  for (size_t i = 0; i < sig.writtenVars.size(); ++i) {
+    size_t varIndex =
+        static_cast<size_t>(sig.writtenVars[i]) - fn.numTensorArgs;
+    fn.variables[varIndex]->value = std::move(outputs[fn.numUserResults + i]);
+  }
+  results.resize(fn.numUserResults);
+  for (size_t i = 0; i < fn.numUserResults; ++i)
+    results.data()[i] = std::move(outputs[i]);
 }
 } // namespace
 
 void FunctionCore::run(ConcreteFunction &fn, const CallArgs &args,
                        CallResults &results) {
   if (has_op_observers()) [[unlikely]]
-    return runUnderTape(impl->options.name, fn, args, results);
+    return runUnderTape(fn, args, results);
   runCompiled(fn, args, results);
 }
 

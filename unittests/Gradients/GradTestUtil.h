@@ -107,6 +107,34 @@ inline std::vector<Tensor> compiledGradients(const Fn &fn,
   return grads;
 }
 
+/// The tape's gradients with the tape outside and the loss computed by a
+/// tfc::function: the call is recorded with its compiled VJP (tfc-vjp).
+inline std::vector<Tensor> aroundCallGradients(const Fn &fn,
+                                               const std::vector<Tensor> &inputs,
+                                               const Tensor &weights) {
+  auto f = function([&](const auto &...xs) {
+    return weightedLoss(fn, std::vector<Tensor>{xs...}, weights);
+  });
+  GradientTape tape;
+  tape.watch(inputs);
+  Tensor loss;
+  switch (inputs.size()) {
+  case 1:
+    loss = f(inputs[0]);
+    break;
+  case 2:
+    loss = f(inputs[0], inputs[1]);
+    break;
+  case 3:
+    loss = f(inputs[0], inputs[1], inputs[2]);
+    break;
+  default:
+    ADD_FAILURE() << "aroundCallGradients: 1 to 3 inputs";
+    return {};
+  }
+  return tape.gradient(loss, inputs);
+}
+
 /// `got` equals `want` in dtype and shape, and elementwise within
 /// rtol * max(1, |want|).
 inline ::testing::AssertionResult
@@ -131,8 +159,9 @@ allClose(const Tensor &got, const Tensor &want, double rtol = 1e-6) {
   return ::testing::AssertionSuccess();
 }
 
-/// Checks fn's gradients against finite differences, eagerly and compiled
-/// (and the two against each other).
+/// Checks fn's gradients against finite differences, eagerly, compiled
+/// (the tape inside a tfc::function) and around a compiled call (the tape
+/// outside), and the compiled ones against the eager ones.
 inline void checkGradients(const std::string &what, const Fn &fn,
                            const std::vector<Tensor> &inputs,
                            double rtol = 1e-6) {
@@ -141,13 +170,17 @@ inline void checkGradients(const std::string &what, const Fn &fn,
   std::vector<Tensor> numeric = numericGradients(fn, inputs, weights);
   std::vector<Tensor> eager = eagerGradients(fn, inputs, weights);
   std::vector<Tensor> compiled = compiledGradients(fn, inputs, weights);
+  std::vector<Tensor> around = aroundCallGradients(fn, inputs, weights);
   ASSERT_EQ(eager.size(), inputs.size());
   ASSERT_EQ(compiled.size(), inputs.size());
+  ASSERT_EQ(around.size(), inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     SCOPED_TRACE("input " + std::to_string(i));
     EXPECT_TRUE(allClose(eager[i], numeric[i], rtol)) << "eager";
     EXPECT_TRUE(allClose(compiled[i], numeric[i], rtol)) << "compiled";
     EXPECT_TRUE(allClose(compiled[i], eager[i], 1e-9)) << "compiled vs eager";
+    EXPECT_TRUE(allClose(around[i], eager[i], 1e-9))
+        << "around a compiled call vs eager";
   }
 }
 
