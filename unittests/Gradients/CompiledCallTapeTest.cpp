@@ -211,3 +211,30 @@ TEST(CompiledCallTape, TapeInsideTheFunctionWorks) {
 }
 
 } // namespace
+
+namespace {
+
+// grad and value_and_grad take a tfc::function like any callable; the
+// gradient is the compiled VJP of the call.
+TEST(CompiledCallTape, GradOfAFunction) {
+  auto cube =
+      function([](const Tensor &x) { return x * x * x; }, {.name = "cube"});
+  EXPECT_DOUBLE_EQ(grad(cube)(2.0).item<double>(), 12.0);
+  EXPECT_DOUBLE_EQ(grad(grad(cube))(2.0).item<double>(), 12.0);
+  EXPECT_DOUBLE_EQ(grad(grad(grad(cube)))(2.0).item<double>(), 6.0);
+  auto [value, slope] = value_and_grad(cube)(constant(3.0));
+  EXPECT_DOUBLE_EQ(value.item<double>(), 27.0);
+  EXPECT_DOUBLE_EQ(slope.item<double>(), 27.0);
+  EXPECT_EQ(cube.tracing_count(), 1); // one signature, one trace
+  // A function of several arguments: the gradient of the first.
+  auto mix = function([](const Tensor &a, const Tensor &b) {
+    return reduce_sum(a * b + sin(a));
+  });
+  Tensor a = constant({0.5f, 1.f}), b = constant({2.f, 3.f});
+  std::vector<float> want;
+  for (int i = 0; i < 2; ++i)
+    want.push_back(b.to_vector<float>()[i] + std::cos(a.to_vector<float>()[i]));
+  EXPECT_TRUE(allClose(grad(mix)(a, b), from_vector<float>(want, {2}), 1e-6));
+}
+
+} // namespace

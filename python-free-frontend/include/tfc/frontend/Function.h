@@ -321,7 +321,9 @@ public:
     core = std::make_shared<detail::FunctionCore>(std::move(options));
   }
 
-  template <class... Args> auto operator()(const Args &...args) {
+  /// Const, like calling a tf.function: copies share one cache, and
+  /// grad(f) / value_and_grad(f) take a Function like any callable.
+  template <class... Args> auto operator()(const Args &...args) const {
     using Result = std::invoke_result_t<F &, const Args &...>;
     // Called while another function is being traced: trace inline into it.
     if (detail::active_trace_hook())
@@ -370,7 +372,9 @@ public:
   }
 
 private:
-  F fn;
+  /// Mutable: a `mutable` lambda may be traced too (its state changes only
+  /// while tracing, which the core serialises).
+  mutable F fn;
   std::shared_ptr<detail::FunctionCore> core;
 };
 
