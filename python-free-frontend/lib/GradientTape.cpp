@@ -1370,13 +1370,13 @@ Tensor tfc::detail::record_custom_gradient(const std::vector<Tensor> &inputs,
   RegistryLock lock(reg.mutex);
   if ((tracing && !wrapper) || reg.tapes.empty())
     return value;
-  for (const Tensor &x : inputs)
-    if (x.id() == value.id()) {
-      // f returned an input: give the node a distinct output.
-      SuspendRecording suspend;
-      value = stop_gradient(value);
-      break;
-    }
+  {
+    // The node gets an output of its own: `value` may be an input, or the
+    // result of a forward op the tapes recorded (the forward is recorded
+    // for higher orders), whose gradient the node replaces.
+    SuspendRecording suspend;
+    value = stop_gradient(value);
+  }
   Event node;
   node.kind = Event::Kind::Custom;
   node.inputs = inputs;
@@ -1406,6 +1406,43 @@ bool tfc::detail::any_tape_records(const std::vector<Tensor> &inputs) {
         if (tape->isTracked(x))
           return true;
   return false;
+}
+
+void VariableWatcher::variable_read(const VariableState &var,
+                                    const Tensor &value) {
+  for (const Variable &v : variables)
+    if (v.id() == var.id)
+      return;
+  // The state is owned by shared_ptrs: recover one to hand out a Variable.
+  variables.emplace_back(
+      std::const_pointer_cast<VariableState>(var.shared_from_this()));
+  values.push_back(value);
+}
+
+void tfc::detail::custom_gradient_needs_variables(
+    const std::vector<Variable> &variables) {
+  std::string names;
+  for (const Variable &v : variables)
+    names += (names.empty() ? "'" : ", '") +
+             (v.name().empty() ? std::string("<unnamed>") : v.name()) + "'";
+  throw InvalidArgumentError(
+      "custom_gradient: the function read the trainable Variable" +
+      std::string(variables.size() > 1 ? "s " : " ") + names +
+      ", but its backward function does not take them, so their gradients "
+      "would be lost; give it a second parameter (const "
+      "std::vector<tfc::Variable> &variables) and return std::pair{input "
+      "gradients, std::vector<Tensor> variable gradients} (as "
+      "tf.custom_gradient's grad_fn(dy, variables=...))");
+}
+
+std::vector<Tensor> tfc::detail::check_variable_gradients(
+    std::vector<Tensor> grads, size_t numVariables) {
+  if (grads.size() != numVariables)
+    throw InvalidArgumentError(
+        "custom_gradient: the backward function returned " +
+        std::to_string(grads.size()) + " variable gradients for " +
+        std::to_string(numVariables) + " variables");
+  return grads;
 }
 
 // --- GradientTape ------------------------------------------------------------

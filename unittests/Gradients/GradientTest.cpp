@@ -411,6 +411,70 @@ TEST(CustomGradient, IdentityForwardStillUsesTheBackward) {
   EXPECT_EQ(tape.gradient(y, x).item<double>(), 6.0);
 }
 
+// tf.custom_gradient records the forward too: the second derivative of the
+// stable log1pexp is d/dx (1 - 1/(1 + e^x)) = e^x / (1 + e^x)^2, 0.25 at 0
+// (the backward's capture e = exp(x) depends on x).
+TEST(CustomGradient, SecondOrderDifferentiatesTheBackward) {
+  EXPECT_NEAR(grad(log1pexpStable)(0.0).item<double>(), 0.5, 1e-12);
+  EXPECT_NEAR(grad(grad(log1pexpStable))(0.0).item<double>(), 0.25, 1e-12);
+  double e = std::exp(1.5);
+  EXPECT_NEAR(grad(grad(log1pexpStable))(1.5).item<double>(),
+              e / ((1 + e) * (1 + e)), 1e-12);
+  // First order is still the custom rule alone (not the forward's ops).
+  auto doubled = custom_gradient([](const Tensor &x) {
+    return std::pair{x * x, [x](const Tensor &dy) { return dy * 4.0 * x; }};
+  });
+  EXPECT_DOUBLE_EQ(grad(doubled)(3.0).item<double>(), 12.0);
+}
+
+// A forward that reads trainable Variables: the backward takes them and
+// returns their gradients (tf.custom_gradient's grad_fn(dy, variables)).
+TEST(CustomGradient, VariablesReadInTheForwardGetGradients) {
+  Variable w(constant(2.0), "w");
+  auto scaled = custom_gradient([&](const Tensor &x) {
+    Tensor y = w.value() * x;
+    return std::pair{y, [x](const Tensor &dy,
+                            const std::vector<Variable> &vars) {
+      // d/dx = w, d/dw = x; the rule reads w through what it is given.
+      return std::pair{dy * vars[0].value(), std::vector<Tensor>{dy * x}};
+    }};
+  });
+  Tensor x = constant(5.0);
+  GradientTape tape(/*persistent=*/true);
+  tape.watch(x);
+  Tensor y = scaled(x);
+  EXPECT_DOUBLE_EQ(tape.gradient(y, x).item<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(tape.gradient(y, std::vector<Variable>{w})[0].item<double>(),
+                   5.0);
+}
+
+// Without a way to return them, the variables' gradients would be lost:
+// the call throws, naming them.
+TEST(CustomGradient, VariablesReadWithoutAVariableBackwardThrow) {
+  Variable w(constant(2.0), "w");
+  auto scaled = custom_gradient([&](const Tensor &x) {
+    return std::pair{w.value() * x,
+                     [](const Tensor &dy) { return dy * 2.0; }};
+  });
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
+      [&] { scaled(constant(5.0)); },
+      {"custom_gradient", "trainable Variable 'w'", "std::vector<tfc::Variable>"}));
+  // A wrong number of variable gradients is an error too.
+  auto wrong = custom_gradient([&](const Tensor &x) {
+    return std::pair{w.value() * x,
+                     [](const Tensor &dy, const std::vector<Variable> &) {
+                       return std::pair{dy, std::vector<Tensor>{}};
+                     }};
+  });
+  Tensor x = constant(5.0);
+  GradientTape tape;
+  tape.watch(x);
+  Tensor y = wrong(x);
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
+      [&] { tape.gradient(y, x); },
+      {"custom_gradient", "returned 0 variable gradients for 1 variables"}));
+}
+
 // --- Bad input ---------------------------------------------------------------
 
 TEST(BadInput, IntegerSource) {

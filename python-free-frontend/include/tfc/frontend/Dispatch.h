@@ -36,7 +36,7 @@ namespace tfc::detail {
 /// The storage behind a `tfc::Variable`: every copy of a Variable holds the
 /// same `shared_ptr`, so an assignment through one is seen through all.
 /// `value` always has the dtype and shape the variable was created with.
-struct VariableState {
+struct VariableState : std::enable_shared_from_this<VariableState> {
   Tensor value;          ///< Current value (concrete outside of tracing).
   std::string name;      ///< As given to the constructor (may be empty).
   bool trainable = true; ///< Watched automatically by GradientTape.

@@ -192,6 +192,32 @@ public:
   SuspendRecording &operator=(const SuspendRecording &) = delete;
 };
 
+/// While alive, collects the trainable Variables read eagerly on this thread
+/// and the values they gave (tf.custom_gradient's VariableWatcher).
+class VariableWatcher final : public OpObserver {
+public:
+  VariableWatcher() { push_op_observer(this); }
+  ~VariableWatcher() override { pop_op_observer(this); }
+  VariableWatcher(const VariableWatcher &) = delete;
+  VariableWatcher &operator=(const VariableWatcher &) = delete;
+  void recorded(OpKind, const Tensor *, size_t, const OpAttrs &,
+                const Tensor &) override {}
+  void variable_read(const VariableState &var, const Tensor &value) override;
+
+  std::vector<Variable> variables;
+  std::vector<Tensor> values;
+};
+
+/// Throws InvalidArgumentError: the forward function of a custom gradient
+/// read trainable `variables` but its backward does not take them.
+[[noreturn]] void
+custom_gradient_needs_variables(const std::vector<Variable> &variables);
+
+/// The variable gradients a custom gradient's backward returned, checked
+/// against the variables it was given.
+std::vector<Tensor> check_variable_gradients(std::vector<Tensor> grads,
+                                             size_t numVariables);
+
 /// The user's backward function of a custom gradient: dy -> one gradient per
 /// input.
 using CustomBackward = std::function<std::vector<Tensor>(const Tensor &dy)>;
@@ -294,8 +320,14 @@ template <class F> auto value_and_grad(F f) {
 /// A function with a user-defined gradient (tf.custom_gradient). `f` takes
 /// tensors and returns a pair {value, backward}, where `backward(dy)` returns
 /// the gradient of each input: a Tensor for a one-input `f`, or a
-/// std::vector<Tensor> with one entry per input. The forward computation is
-/// not recorded; tapes record one node whose gradient is `backward`. A
+/// std::vector<Tensor> with one entry per input. Tapes record one node whose
+/// gradient is `backward`; the forward's own ops are recorded too, so that a
+/// tape differentiating the gradient sees how what `backward` captured
+/// depends on the inputs (second derivatives, as in TensorFlow). If `f`
+/// reads trainable Variables, `backward` must take them,
+/// `backward(dy, const std::vector<Variable> &variables)`, and return
+/// `std::pair{input gradients, std::vector<Tensor> variable gradients}`;
+/// otherwise the call throws InvalidArgumentError naming the variables. A
 /// gradient of the wrong shape or dtype throws InvalidArgumentError when the
 /// tape computes gradients.
 ///
@@ -314,20 +346,39 @@ template <class F> auto custom_gradient(F f) {
     };
     using R = decltype(call(std::make_index_sequence<n>{}));
     std::optional<R> result;
+    std::vector<Variable> variables;
+    std::vector<Tensor> nodeInputs(inputs.begin(), inputs.end());
     {
-      detail::SuspendRecording suspend;
+      detail::VariableWatcher watcher;
       result.emplace(call(std::make_index_sequence<n>{}));
+      variables = std::move(watcher.variables);
+      nodeInputs.insert(nodeInputs.end(), watcher.values.begin(),
+                        watcher.values.end());
     }
     Tensor value(std::get<0>(*result));
     using B = std::decay_t<decltype(std::get<1>(*result))>;
-    detail::CustomBackward backward =
-        [bwd = B(std::move(std::get<1>(*result)))](
-            const Tensor &dy) mutable -> std::vector<Tensor> {
-      return detail::as_gradient_list(bwd(dy));
-    };
-    return detail::record_custom_gradient(
-        std::vector<Tensor>(inputs.begin(), inputs.end()), std::move(value),
-        std::move(backward));
+    detail::CustomBackward backward;
+    if constexpr (std::is_invocable_v<B &, const Tensor &,
+                                      const std::vector<Variable> &>) {
+      backward = [bwd = B(std::move(std::get<1>(*result))),
+                  variables](const Tensor &dy) mutable -> std::vector<Tensor> {
+        auto [dx, dvars] = bwd(dy, variables);
+        std::vector<Tensor> grads = detail::as_gradient_list(std::move(dx));
+        for (Tensor &g : detail::check_variable_gradients(
+                 std::vector<Tensor>(std::move(dvars)), variables.size()))
+          grads.push_back(std::move(g));
+        return grads;
+      };
+    } else {
+      if (!variables.empty())
+        detail::custom_gradient_needs_variables(variables);
+      backward = [bwd = B(std::move(std::get<1>(*result)))](
+                     const Tensor &dy) mutable -> std::vector<Tensor> {
+        return detail::as_gradient_list(bwd(dy));
+      };
+    }
+    return detail::record_custom_gradient(nodeInputs, std::move(value),
+                                          std::move(backward));
   };
 }
 

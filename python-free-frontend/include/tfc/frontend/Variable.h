@@ -42,6 +42,11 @@ public:
                     bool trainable = true,
                     std::source_location loc = std::source_location::current());
 
+  /// Another handle of an existing variable's state (what the gradient
+  /// machinery hands a custom gradient's backward function).
+  explicit Variable(std::shared_ptr<detail::VariableState> state)
+      : state_(std::move(state)) {}
+
   /// The current value (a snapshot: later assignments do not change it).
   Tensor value() const;
   /// Same as value(), so a Variable can be passed wherever a Tensor is taken.
