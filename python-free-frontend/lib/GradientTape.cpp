@@ -1408,8 +1408,21 @@ bool tfc::detail::any_tape_records(const std::vector<Tensor> &inputs) {
   return false;
 }
 
-void VariableWatcher::variable_read(const VariableState &var,
-                                    const Tensor &value) {
+VariableWatcher::VariableWatcher() {
+  push_op_observer(this);
+  if ((inner = active_trace_hook()))
+    set_active_trace_hook(this);
+}
+
+VariableWatcher::~VariableWatcher() {
+  if (inner)
+    set_active_trace_hook(inner);
+  pop_op_observer(this);
+}
+
+void VariableWatcher::add(const VariableState &var, const Tensor &value) {
+  if (!var.trainable)
+    return;
   for (const Variable &v : variables)
     if (v.id() == var.id)
       return;
@@ -1417,6 +1430,56 @@ void VariableWatcher::variable_read(const VariableState &var,
   variables.emplace_back(
       std::const_pointer_cast<VariableState>(var.shared_from_this()));
   values.push_back(value);
+}
+
+void VariableWatcher::variable_read(const VariableState &var,
+                                    const Tensor &value) {
+  add(var, value);
+}
+
+Tensor VariableWatcher::op(OpKind kind, const Tensor *inputs, size_t n,
+                           const OpAttrs &attrs,
+                           const std::source_location &loc) {
+  return inner->op(kind, inputs, n, attrs, loc);
+}
+Tensor VariableWatcher::constant(const Tensor &value) {
+  return inner->constant(value);
+}
+Tensor VariableWatcher::var_read(const std::shared_ptr<VariableState> &var) {
+  Tensor value = inner->var_read(var);
+  add(*var, value);
+  return value;
+}
+void VariableWatcher::var_assign(const std::shared_ptr<VariableState> &var,
+                                 AssignKind how, const Tensor &value) {
+  inner->var_assign(var, how, value);
+}
+void VariableWatcher::variable_created(
+    const std::shared_ptr<VariableState> &var) {
+  inner->variable_created(var);
+}
+void VariableWatcher::print(std::string_view label,
+                            const std::vector<Tensor> &tensors) {
+  inner->print(label, tensors);
+}
+void VariableWatcher::assert_true(const Tensor &pred, std::string_view message,
+                                  const std::source_location &loc) {
+  inner->assert_true(pred, message, loc);
+}
+std::vector<Tensor>
+VariableWatcher::cond(const Tensor &pred,
+                      const std::function<std::vector<Tensor>()> &thenFn,
+                      const std::function<std::vector<Tensor>()> &elseFn,
+                      const std::source_location &loc) {
+  return inner->cond(pred, thenFn, elseFn, loc);
+}
+std::vector<Tensor> VariableWatcher::while_loop(
+    const std::function<Tensor(const std::vector<Tensor> &)> &condFn,
+    const std::function<std::vector<Tensor>(const std::vector<Tensor> &)>
+        &bodyFn,
+    const std::vector<Tensor> &loopVars, int64_t maximumIterations,
+    const std::source_location &loc) {
+  return inner->while_loop(condFn, bodyFn, loopVars, maximumIterations, loc);
 }
 
 void tfc::detail::custom_gradient_needs_variables(

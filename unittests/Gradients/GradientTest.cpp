@@ -448,6 +448,38 @@ TEST(CustomGradient, VariablesReadInTheForwardGetGradients) {
                    5.0);
 }
 
+// The same inside a traced function (the watcher stands in front of the
+// trace hook), with the tape inside the function.
+TEST(CustomGradient, VariablesReadInATracedForwardGetGradients) {
+  Variable w(constant(2.0), "w");
+  auto scaled = custom_gradient([&](const Tensor &x) {
+    Tensor y = w.value() * x;
+    return std::pair{y, [x](const Tensor &dy,
+                            const std::vector<Variable> &vars) {
+      return std::pair{dy * vars[0].value(), std::vector<Tensor>{dy * x}};
+    }};
+  });
+  auto step = function([&](const Tensor &x) {
+    GradientTape tape(/*persistent=*/true);
+    tape.watch(x);
+    Tensor y = scaled(x);
+    return std::vector<Tensor>{
+        tape.gradient(y, x), tape.gradient(y, std::vector<Variable>{w})[0]};
+  });
+  std::vector<Tensor> g = step(constant(5.0));
+  EXPECT_DOUBLE_EQ(g[0].item<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(g[1].item<double>(), 5.0);
+  // Traced, a backward that cannot take the variables is an error too.
+  auto plain = custom_gradient([&](const Tensor &x) {
+    return std::pair{w.value() * x,
+                     [](const Tensor &dy) { return dy * 2.0; }};
+  });
+  auto bad = function([&](const Tensor &x) { return plain(x); });
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
+      [&] { bad(constant(5.0)); },
+      {"custom_gradient", "trainable Variable 'w'"}));
+}
+
 // Without a way to return them, the variables' gradients would be lost:
 // the call throws, naming them.
 TEST(CustomGradient, VariablesReadWithoutAVariableBackwardThrow) {

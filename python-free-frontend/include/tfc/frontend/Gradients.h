@@ -192,20 +192,50 @@ public:
   SuspendRecording &operator=(const SuspendRecording &) = delete;
 };
 
-/// While alive, collects the trainable Variables read eagerly on this thread
-/// and the values they gave (tf.custom_gradient's VariableWatcher).
-class VariableWatcher final : public OpObserver {
+/// While alive, collects the trainable Variables read on this thread and
+/// the values they gave (tf.custom_gradient's VariableWatcher): eager reads
+/// through the op observers, traced reads by standing in front of the
+/// active trace hook, to which it forwards everything.
+class VariableWatcher final : public OpObserver, public TraceHook {
 public:
-  VariableWatcher() { push_op_observer(this); }
-  ~VariableWatcher() override { pop_op_observer(this); }
+  VariableWatcher();
+  ~VariableWatcher() override;
   VariableWatcher(const VariableWatcher &) = delete;
   VariableWatcher &operator=(const VariableWatcher &) = delete;
-  void recorded(OpKind, const Tensor *, size_t, const OpAttrs &,
-                const Tensor &) override {}
-  void variable_read(const VariableState &var, const Tensor &value) override;
 
   std::vector<Variable> variables;
   std::vector<Tensor> values;
+
+  // OpObserver
+  void recorded(OpKind, const Tensor *, size_t, const OpAttrs &,
+                const Tensor &) override {}
+  void variable_read(const VariableState &var, const Tensor &value) override;
+  // TraceHook: forwarded to the hook that was active.
+  Tensor op(OpKind kind, const Tensor *inputs, size_t numInputs,
+            const OpAttrs &attrs, const std::source_location &loc) override;
+  Tensor constant(const Tensor &value) override;
+  Tensor var_read(const std::shared_ptr<VariableState> &var) override;
+  void var_assign(const std::shared_ptr<VariableState> &var, AssignKind how,
+                  const Tensor &value) override;
+  void variable_created(const std::shared_ptr<VariableState> &var) override;
+  void print(std::string_view label,
+             const std::vector<Tensor> &tensors) override;
+  void assert_true(const Tensor &pred, std::string_view message,
+                   const std::source_location &loc) override;
+  std::vector<Tensor> cond(const Tensor &pred,
+                           const std::function<std::vector<Tensor>()> &thenFn,
+                           const std::function<std::vector<Tensor>()> &elseFn,
+                           const std::source_location &loc) override;
+  std::vector<Tensor> while_loop(
+      const std::function<Tensor(const std::vector<Tensor> &)> &condFn,
+      const std::function<std::vector<Tensor>(const std::vector<Tensor> &)>
+          &bodyFn,
+      const std::vector<Tensor> &loopVars, int64_t maximumIterations,
+      const std::source_location &loc) override;
+
+private:
+  void add(const VariableState &var, const Tensor &value);
+  TraceHook *inner = nullptr; ///< The hook it stands in front of, if any.
 };
 
 /// Throws InvalidArgumentError: the forward function of a custom gradient
