@@ -33,6 +33,11 @@
 //   Matvec/{Compiled,Eager}/hidden
 //                             the LSTM's (1, hidden) x (hidden, 4 hidden)
 //                             matmul alone.
+//   LstmGrad/{Compiled,Eager}/hidden
+//                             one LSTM step and the gradient of its outputs'
+//                             sum w.r.t. the weights under a GradientTape:
+//                             around the compiled call (its compiled VJP)
+//                             and eagerly (the tape records every op).
 //
 // --profile runs STEPS compiled calls inside tfcProfileRegion() and exits,
 // for `valgrind --tool=callgrind --toggle-collect=tfcProfileRegion ...`.
@@ -368,6 +373,43 @@ void BM_LstmEager(benchmark::State &st) {
   }
 }
 
+/// One training-style step of the cell under a GradientTape: forward, then
+/// the gradient of sum(h) + sum(c) with respect to the weights. Compiled:
+/// the tape records the compiled call and runs its compiled VJP (@f_fwd
+/// keeps the residuals, @f_bwd); eager: the tape records every op.
+template <class Step>
+std::vector<tfc::Tensor> lstmGradient(const Lstm &m, Step &step) {
+  tfc::GradientTape tape;
+  tape.watch(std::vector<tfc::Tensor>{m.wx, m.wh, m.b});
+  auto [h, c] = step(m.x, m.h, m.c, m.wx, m.wh, m.b);
+  tfc::Tensor loss = tfc::reduce_sum(h) + tfc::reduce_sum(c);
+  return tape.gradient(loss, std::vector<tfc::Tensor>{m.wx, m.wh, m.b});
+}
+
+void BM_LstmGradCompiled(benchmark::State &st) {
+  Lstm m(st.range(0));
+  auto f = makeLstmFn();
+  auto eager = [](const auto &...a) { return lstmStep(a...); };
+  std::vector<tfc::Tensor> want = lstmGradient(m, eager);
+  std::vector<tfc::Tensor> got = lstmGradient(m, f);
+  for (size_t i = 0; i < want.size(); ++i)
+    check(maxDiff(want[i], got[i]) < 1e-5f, "LstmGradCompiled");
+  for (auto _ : st) {
+    std::vector<tfc::Tensor> g = lstmGradient(m, f);
+    benchmark::DoNotOptimize(g[0].unsafe_impl());
+  }
+  check(f.tracing_count() == 1, "LstmGradCompiled retraced");
+}
+
+void BM_LstmGradEager(benchmark::State &st) {
+  Lstm m(st.range(0));
+  auto eager = [](const auto &...a) { return lstmStep(a...); };
+  for (auto _ : st) {
+    std::vector<tfc::Tensor> g = lstmGradient(m, eager);
+    benchmark::DoNotOptimize(g[0].unsafe_impl());
+  }
+}
+
 /// The LSTM's matmul alone: (1, hidden) x (hidden, 4 hidden).
 tfc::Tensor matvec(const tfc::Tensor &x, const tfc::Tensor &w) {
   return tfc::matmul(x, w);
@@ -507,10 +549,17 @@ BENCHMARK(BM_LstmCompiled)->Name("Lstm/Compiled")->Arg(32);
 BENCHMARK(BM_LstmEager)->Name("Lstm/Eager")->Arg(32);
 BENCHMARK(BM_MatvecCompiled)->Name("Matvec/Compiled")->Arg(32);
 BENCHMARK(BM_MatvecEager)->Name("Matvec/Eager")->Arg(32);
+BENCHMARK(BM_LstmGradCompiled)->Name("LstmGrad/Compiled")->Arg(32);
+BENCHMARK(BM_LstmGradEager)->Name("LstmGrad/Eager")->Arg(32);
 BENCHMARK(BM_LstmCompiled)->Name("Lstm/Compiled")->Arg(256)->UseRealTime();
 BENCHMARK(BM_LstmEager)->Name("Lstm/Eager")->Arg(256)->UseRealTime();
 BENCHMARK(BM_MatvecCompiled)->Name("Matvec/Compiled")->Arg(256)->UseRealTime();
 BENCHMARK(BM_MatvecEager)->Name("Matvec/Eager")->Arg(256)->UseRealTime();
+BENCHMARK(BM_LstmGradCompiled)
+    ->Name("LstmGrad/Compiled")
+    ->Arg(256)
+    ->UseRealTime();
+BENCHMARK(BM_LstmGradEager)->Name("LstmGrad/Eager")->Arg(256)->UseRealTime();
 
 int main(int argc, char **argv) {
   // Compile-time cases must compile: with the persistent cache on (the

@@ -111,6 +111,7 @@ buildGradient(const DifferentiableFunction &fn) {
   vjp->ir = std::move(text);
   vjp->name = vjpName;
   vjp->options = fn.options;
+  vjp->recompute = fn.recompute;
   vjp->module = gradient->module;
   vjp->signature = gradient->module->lookup(vjpName);
   gradient->vjp = std::move(vjp);
@@ -165,7 +166,7 @@ tfc::detail::call_differentiable(const std::shared_ptr<DifferentiableFunction> &
   // The forward: @f_fwd keeps the residuals where the VJP was split.
   std::vector<Tensor> results, residuals;
   const size_t numResults = fn->signature->results.size();
-  if (gradient && gradient->fwd) {
+  if (gradient && gradient->fwd && !fn->recompute) {
     results = callCompiled(*gradient->module, *gradient->fwd, inputs);
     residuals.assign(std::make_move_iterator(results.begin() + numResults),
                      std::make_move_iterator(results.end()));
@@ -204,40 +205,51 @@ tfc::detail::call_differentiable(const std::shared_ptr<DifferentiableFunction> &
       saved->dtypes.push_back(results[i].dtype());
     }
 
-  for (size_t k = 0; k < saved->floatResults.size(); ++k) {
-    size_t r = saved->floatResults[k];
-    if (r >= numRecorded)
-      break;
-    results[r] = record_custom_gradient(
-        floatInputs, std::move(results[r]),
-        [saved, k](const Tensor &dy) -> std::vector<Tensor> {
-          if (!saved->why.empty())
-            throw InvalidArgumentError(saved->why);
-          const DifferentiableFunction::Gradient &g = saved->fn->gradient();
-          // One dy per float result: this node's, zeros for the others (a
-          // result the gradient does not reach, a variable's new value).
-          std::vector<Tensor> dys;
-          for (size_t j = 0; j < saved->floatResults.size(); ++j)
-            dys.push_back(j == k ? dy : zeros(saved->shapes[j], saved->dtypes[j]));
-          std::vector<Tensor> recordable = saved->inputs;
-          recordable.push_back(dy);
-          std::vector<Tensor> dargs;
-          if (!g.bwd || any_tape_records(recordable)) {
-            // Recorded itself (a tape differentiates this gradient), or no
-            // residuals: the VJP recomputes the forward from the inputs,
-            // which the recording tapes see.
-            std::vector<Tensor> args = saved->inputs;
-            args.insert(args.end(), dys.begin(), dys.end());
-            dargs = call_differentiable(g.vjp, args, g.vjp->signature->results.size());
-          } else {
-            std::vector<Tensor> args = saved->inputs;
-            args.insert(args.end(), saved->residuals.begin(),
-                        saved->residuals.end());
-            args.insert(args.end(), dys.begin(), dys.end());
-            dargs = callCompiled(*g.module, *g.bwd, args);
+  // One node for the recorded float results: one backward call, whatever
+  // number of them the gradient reaches.
+  std::vector<size_t> recorded;
+  std::vector<Tensor> values;
+  for (size_t k = 0; k < saved->floatResults.size(); ++k)
+    if (saved->floatResults[k] < numRecorded) {
+      recorded.push_back(k);
+      values.push_back(results[saved->floatResults[k]]);
+    }
+  if (values.empty())
+    return results;
+  values = record_multi_output_gradient(
+      floatInputs, std::move(values),
+      [saved, recorded](const std::vector<Tensor> &nodeDys)
+          -> std::vector<Tensor> {
+        if (!saved->why.empty())
+          throw InvalidArgumentError(saved->why);
+        const DifferentiableFunction::Gradient &g = saved->fn->gradient();
+        // One dy per float result of the function: the node's where a
+        // gradient reached it, zeros elsewhere (a result nothing used, a
+        // variable's new value).
+        std::vector<Tensor> dys;
+        for (size_t j = 0; j < saved->floatResults.size(); ++j)
+          dys.push_back(zeros(saved->shapes[j], saved->dtypes[j]));
+        std::vector<Tensor> recordable = saved->inputs;
+        for (size_t i = 0; i < recorded.size(); ++i)
+          if (nodeDys[i].defined()) {
+            dys[recorded[i]] = nodeDys[i];
+            recordable.push_back(nodeDys[i]);
           }
-          return dargs;
-        });
-  }
+        std::vector<Tensor> args = saved->inputs;
+        if (!g.bwd || saved->fn->recompute || any_tape_records(recordable)) {
+          // Recorded itself (a tape differentiates this gradient), no
+          // residuals, or asked to recompute: the VJP runs the forward
+          // again from the inputs, which the recording tapes see.
+          args.insert(args.end(), dys.begin(), dys.end());
+          return call_differentiable(g.vjp, args,
+                                     g.vjp->signature->results.size());
+        }
+        args.insert(args.end(), saved->residuals.begin(),
+                    saved->residuals.end());
+        args.insert(args.end(), dys.begin(), dys.end());
+        return callCompiled(*g.module, *g.bwd, args);
+      });
+  for (size_t i = 0; i < recorded.size(); ++i)
+    results[saved->floatResults[recorded[i]]] = std::move(values[i]);
   return results;
 }

@@ -77,7 +77,10 @@ struct Event {
   Tensor pred;                    ///< Cond: the predicate.
   size_t numLoopVars = 0;         ///< While.
   int64_t maximumIterations = -1; ///< While.
-  CustomBackward backward;        ///< Custom.
+  CustomBackward backward;        ///< Custom with one output.
+  /// Custom with several outputs (a compiled call): one gradient per input
+  /// from one dy per output (undefined where none reached it).
+  MultiBackward backwardMulti;
   /// Cond/While on a tape: trainable variables read inside the bodies, with
   /// the read of each made right after the op (the value the bodies saw,
   /// since they do not assign it), which the tape watches.
@@ -516,9 +519,12 @@ private:
           add(t);
       return;
     case Event::Kind::Custom:
-      if (has(e.outputs[0]))
-        for (const Tensor &t : e.inputs)
-          add(t);
+      for (const Tensor &o : e.outputs)
+        if (has(o)) {
+          for (const Tensor &t : e.inputs)
+            add(t);
+          return;
+        }
       return;
     case Event::Kind::VarRead:
       if (has(e.outputs[0]))
@@ -1085,7 +1091,8 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
                                node.inputs.size(), node.outputs[0], dys[0]);
 
   case Event::Kind::Custom: {
-    std::vector<Tensor> grads = node.backward(dys[0]);
+    std::vector<Tensor> grads =
+        node.backwardMulti ? node.backwardMulti(dys) : node.backward(dys[0]);
     if (grads.size() != node.inputs.size())
       throw InvalidArgumentError(
           "custom_gradient: the backward function returned " +
@@ -1390,6 +1397,31 @@ Tensor tfc::detail::record_custom_gradient(const std::vector<Tensor> &inputs,
       if (tape->inScope(wrapper, depth) && tape->isRecording())
         tape->recordNode(node);
   return value;
+}
+
+std::vector<Tensor>
+tfc::detail::record_multi_output_gradient(const std::vector<Tensor> &inputs,
+                                          std::vector<Tensor> values,
+                                          MultiBackward backward) {
+  Registry &reg = registry();
+  RegistryLock lock(reg.mutex);
+  if (reg.tapes.empty())
+    return values;
+  Event node;
+  node.kind = Event::Kind::Custom;
+  node.inputs = inputs;
+  {
+    // Outputs of the node's own (see record_custom_gradient).
+    SuspendRecording suspend;
+    for (Tensor &v : values)
+      v = stop_gradient(v);
+  }
+  node.outputs = values;
+  node.backwardMulti = std::move(backward);
+  for (TapeImpl *tape : reg.tapes)
+    if (tape->inScope(nullptr, 0) && tape->isRecording())
+      tape->recordNode(node);
+  return values;
 }
 
 bool tfc::detail::any_tape_records(const std::vector<Tensor> &inputs) {

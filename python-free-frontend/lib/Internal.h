@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,6 +34,8 @@ struct DifferentiableFunction {
   std::string ir;   ///< A module holding `name`, printed with locations.
   std::string name; ///< The function's symbol.
   jit::CompileOptions options;
+  /// FunctionOptions::recompute_gradient: keep no residuals.
+  bool recompute = false;
   std::shared_ptr<jit::CompiledModule::Impl> module;
   const jit::FunctionSignature *signature = nullptr;
 
@@ -47,6 +50,18 @@ private:
   std::shared_ptr<Gradient> built;
   std::string error;
 };
+
+/// The backward of a node with several outputs: one dy per output
+/// (undefined where no gradient reached it) -> one gradient per input.
+using MultiBackward =
+    std::function<std::vector<Tensor>(const std::vector<Tensor> &dys)>;
+
+/// Records `values = f(inputs)` (eagerly, on every recording tape in scope
+/// that watches an input) as one node whose gradient is `backward`.
+/// Returns the outputs to hand on: fresh handles of `values`.
+std::vector<Tensor> record_multi_output_gradient(
+    const std::vector<Tensor> &inputs, std::vector<Tensor> values,
+    MultiBackward backward);
 
 /// Whether a node with these inputs would be recorded now: some tape in
 /// scope is recording and watches one of them (GradientTape.cpp).

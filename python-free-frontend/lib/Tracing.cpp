@@ -924,6 +924,7 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
     concrete->signature = concrete->module->lookup(fnName);
     differentiable->name = fnName;
     differentiable->options = compileOptions;
+    differentiable->recompute = impl->options.recompute_gradient;
     differentiable->module = concrete->module;
     differentiable->signature = concrete->signature;
     concrete->differentiable = std::move(differentiable);

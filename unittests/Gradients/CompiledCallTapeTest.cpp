@@ -154,6 +154,31 @@ TEST(CompiledCallTape, BackwardDoesNotRerunTheForward) {
   EXPECT_TRUE(allClose(g, from_vector<float>(want, {2}), 1e-6));
 }
 
+// recompute_gradient trades time for memory: the call keeps no residuals
+// and the backward runs the forward again (the print shows it).
+TEST(CompiledCallTape, RecomputeGradientRerunsTheForward) {
+  std::vector<std::string> lines;
+  set_print_sink([&](std::string_view line) { lines.emplace_back(line); });
+  auto f = function(
+      [](const Tensor &x) {
+        print("forward");
+        return tanh(x) * x;
+      },
+      {.name = "f", .recompute_gradient = true});
+  Tensor x = constant({0.5f, -1.f});
+  GradientTape tape;
+  tape.watch(x);
+  Tensor y = f(x);
+  EXPECT_EQ(lines.size(), 1u);
+  Tensor g = tape.gradient(y, x);
+  set_print_sink(nullptr);
+  EXPECT_EQ(lines.size(), 2u);
+  std::vector<float> want;
+  for (float v : {0.5f, -1.f})
+    want.push_back(std::tanh(v) + v * (1 - std::tanh(v) * std::tanh(v)));
+  EXPECT_TRUE(allClose(g, from_vector<float>(want, {2}), 1e-6));
+}
+
 TEST(CompiledCallTape, OtherPathsStillDifferentiate) {
   auto cube =
       function([](const Tensor &x) { return x * x * x; }, {.name = "cube"});

@@ -51,6 +51,11 @@ struct FunctionOptions {
   std::string name;
   /// Fuse elementwise ops (on by default; off is for comparisons).
   bool fuse = true;
+  /// Under a GradientTape, a call keeps the values its backward reads
+  /// (residuals) from the forward, so the backward does not recompute it.
+  /// True trades time for memory (tf.recompute_grad, jax.checkpoint): the
+  /// call keeps only its arguments and the backward runs the forward again.
+  bool recompute_gradient = false;
 };
 
 namespace detail {
