@@ -263,3 +263,147 @@ TEST(CompiledCallTape, GradOfAFunction) {
 }
 
 } // namespace
+
+namespace {
+
+/// gates = x @ Wx + h @ Wh + b; i, f, g, o; c' = f*c + i*g; h' = o*tanh(c').
+std::vector<Tensor> lstmCell(const Tensor &x, const Tensor &h, const Tensor &c,
+                             const Tensor &wx, const Tensor &wh,
+                             const Tensor &b) {
+  int64_t hidden = h.shape()[1];
+  Tensor gates = matmul(x, wx) + matmul(h, wh) + b;
+  Tensor i = sigmoid(slice(gates, {0, 0}, {-1, hidden}));
+  Tensor f = sigmoid(slice(gates, {0, hidden}, {-1, hidden}));
+  Tensor g = tanh(slice(gates, {0, 2 * hidden}, {-1, hidden}));
+  Tensor o = sigmoid(slice(gates, {0, 3 * hidden}, {-1, hidden}));
+  Tensor c2 = f * c + i * g;
+  return {o * tanh(c2), c2};
+}
+
+/// The seeds' scenario: an LSTM cell, compiled or not, called step by step
+/// from an eager loop under a tape; the loss is the squared distance of the
+/// last h to a target. Returns the loss and the weights' gradients.
+template <class Cell>
+std::pair<Tensor, std::vector<Tensor>>
+unrolledLoss(Cell &cell, const std::vector<Tensor> &xs, const Tensor &target,
+             const std::vector<Variable> &weights, int64_t batch,
+             int64_t hidden, DType dtype) {
+  GradientTape tape;
+  Tensor h = zeros({batch, hidden}, dtype), c = zeros({batch, hidden}, dtype);
+  for (const Tensor &x : xs) {
+    std::vector<Tensor> hc = cell(x, h, c, weights[0].value(),
+                                  weights[1].value(), weights[2].value());
+    h = hc[0];
+    c = hc[1];
+  }
+  Tensor loss = reduce_mean(square(h - target));
+  return {loss, tape.gradient(loss, weights)};
+}
+
+void checkLstmScenario(DType dtype, double rtol) {
+  const int64_t batch = 4, input = 3, hidden = 5, steps = 6;
+  auto rnd = [&](std::vector<int64_t> shape, uint64_t seed) {
+    return random_uniform(std::move(shape), -0.5, 0.5, seed, dtype);
+  };
+  std::vector<Tensor> xs;
+  for (int64_t t = 0; t < steps; ++t)
+    xs.push_back(rnd({batch, input}, 100 + t));
+  Tensor target = rnd({batch, hidden}, 7);
+  std::vector<Variable> eagerW{Variable(rnd({input, 4 * hidden}, 1)),
+                               Variable(rnd({hidden, 4 * hidden}, 2)),
+                               Variable(rnd({4 * hidden}, 3))};
+  std::vector<Variable> compiledW{Variable(eagerW[0].value()),
+                                  Variable(eagerW[1].value()),
+                                  Variable(eagerW[2].value())};
+  auto compiledCell = function(lstmCell, {.name = "lstm_cell"});
+  auto eagerCell = [](const auto &...a) { return lstmCell(a...); };
+  std::vector<double> eagerLosses, compiledLosses;
+  for (int epoch = 0; epoch < 12; ++epoch) {
+    auto [le, ge] = unrolledLoss(eagerCell, xs, target, eagerW, batch, hidden,
+                                 dtype);
+    auto [lc, gc] = unrolledLoss(compiledCell, xs, target, compiledW, batch,
+                                 hidden, dtype);
+    for (size_t i = 0; i < ge.size(); ++i)
+      ASSERT_TRUE(allClose(gc[i], ge[i], rtol))
+          << "epoch " << epoch << ", weight " << i;
+    eagerLosses.push_back(cast(le, DType::Float64).item<double>());
+    compiledLosses.push_back(cast(lc, DType::Float64).item<double>());
+    for (size_t i = 0; i < ge.size(); ++i) { // SGD, learning rate 4
+      eagerW[i].assign_sub(ge[i] * 4.0);
+      compiledW[i].assign_sub(gc[i] * 4.0);
+    }
+  }
+  EXPECT_EQ(compiledCell.tracing_count(), 1);
+  EXPECT_LT(compiledLosses.back(), 0.8 * compiledLosses.front()); // it trains
+  for (size_t e = 0; e < eagerLosses.size(); ++e)
+    EXPECT_NEAR(compiledLosses[e], eagerLosses[e],
+                rtol * std::max(1.0, eagerLosses[e]));
+}
+
+TEST(CompiledCallTape, LstmCellInAnEagerTrainingLoopFloat32) {
+  checkLstmScenario(DType::Float32, 1e-6);
+}
+
+TEST(CompiledCallTape, LstmCellInAnEagerTrainingLoopFloat64) {
+  checkLstmScenario(DType::Float64, 1e-12);
+}
+
+// grad(grad(tfc::function(f))) against the analytic second derivative.
+TEST(CompiledCallTape, SecondDerivativesOfCompiledFunctions) {
+  auto d2 = [](auto f, double x) {
+    return grad(grad(function(f)))(x).template item<double>();
+  };
+  double x = 0.7;
+  EXPECT_NEAR(d2([](const Tensor &v) { return v * v * v; }, x), 6 * x, 1e-12);
+  double t = std::tanh(x);
+  EXPECT_NEAR(d2([](const Tensor &v) { return tanh(v); }, x),
+              -2 * t * (1 - t * t), 1e-12);
+  // cond: x^3 for x > 0, sin(x) otherwise.
+  auto branchy = [](const Tensor &v) {
+    return cond(v > 0.0, [&] { return v * v * v; }, [&] { return sin(v); });
+  };
+  EXPECT_NEAR(d2(branchy, x), 6 * x, 1e-12);
+  EXPECT_NEAR(d2(branchy, -x), -std::sin(-x), 1e-12);
+  // A data-dependent while_loop: square until the value exceeds 10, so the
+  // trip count depends on x (for x = 1.3: 1.3^2, ^4, ^8 = 8.16, ^16: three
+  // or four squarings), and the result is x^(2^n).
+  auto squaring = [](const Tensor &v) {
+    return while_loop(
+        [](const std::vector<Tensor> &a) { return a[0] < 10.0; },
+        [](const std::vector<Tensor> &a) {
+          return std::vector<Tensor>{a[0] * a[0]};
+        },
+        std::vector<Tensor>{v})[0];
+  };
+  // First derivatives are exact; a second derivative would differentiate
+  // the generated loop gradient, whose stacks tfc-autodiff cannot
+  // differentiate yet: it throws and says so (never a silent zero).
+  for (double x0 : {1.3, 2.0, 3.5}) {
+    int n = 0;
+    double a = x0;
+    while (a < 10.0) {
+      a *= a;
+      ++n;
+    }
+    double p = std::pow(2.0, n);
+    EXPECT_NEAR(grad(function(squaring))(x0).item<double>(),
+                p * std::pow(x0, p - 1), 1e-9 * p * std::pow(x0, p - 1))
+        << "x = " << x0;
+  }
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
+      [&] { d2(squaring, 1.3); },
+      {"cannot differentiate the compiled function",
+       "differentiating a generated gradient through a tfc.while"}));
+}
+
+// TensorFlow's log1pexp with a custom gradient, in float32 as in the issue.
+TEST(CompiledCallTape, SecondDerivativeOfLog1pexpCustomGradient) {
+  auto log1pexp = custom_gradient([](const Tensor &x) {
+    Tensor e = exp(x);
+    return std::pair{log(1 + e),
+                     [e](const Tensor &dy) { return dy * (1 - 1 / (1 + e)); }};
+  });
+  EXPECT_EQ(grad(grad(log1pexp))(0.f).item<float>(), 0.25f);
+}
+
+} // namespace
