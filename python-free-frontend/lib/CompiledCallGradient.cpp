@@ -44,8 +44,12 @@ struct DifferentiableFunction::Gradient {
   /// Null when the tfc-vjp pass could not split the VJP (a loop keeps its
   /// values on stacks): the backward then runs @f_vjp, recomputing.
   const jit::FunctionSignature *fwd = nullptr, *bwd = nullptr;
-  /// @f_vjp, itself differentiable.
+  /// @f_vjp, itself differentiable: what a recorded backward calls. For a
+  /// function with loops it is generated without stacks (each adjoint
+  /// iteration recomputes its inputs, O(N^2)), so it can be differentiated
+  /// again; `vjpStacks` is the O(N) one, for a backward nothing records.
   std::shared_ptr<DifferentiableFunction> vjp;
+  const jit::FunctionSignature *vjpStacks = nullptr;
   /// Indices of the f32/f64 arguments (one adjoint each, in order) and
   /// results (one dy each, in order).
   std::vector<size_t> floatArgs, floatResults;
@@ -64,7 +68,7 @@ buildGradient(const DifferentiableFunction &fn) {
   mlir::MLIRContext &ctx = sharedContext();
   std::string diagnostics;
   mlir::OwningOpRef<mlir::ModuleOp> module;
-  std::string vjpName, fwdName, bwdName, text;
+  std::string vjpName, vjpStacksName, fwdName, bwdName, text;
   auto gradient = std::make_shared<DifferentiableFunction::Gradient>();
   {
     jit::detail::DiagnosticCollector diags(ctx);
@@ -98,6 +102,14 @@ buildGradient(const DifferentiableFunction &fn) {
     if (generated->fwd) {
       fwdName = generated->fwd.getSymName().str();
       bwdName = generated->bwd.getSymName().str();
+    } else {
+      // Loops: their stacks cannot be residuals, nor be differentiated.
+      vjpStacksName = vjpName;
+      mlir::FailureOr<mlir::tfc::GeneratedVJP> recomputing =
+          mlir::tfc::generateVJP(*module, func, /*recomputeLoops=*/true);
+      if (mlir::failed(recomputing))
+        throw fail("tfc-vjp (recompute-loops) failed");
+      vjpName = recomputing->vjp.getSymName().str();
     }
     llvm::raw_string_ostream os(text);
     module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
@@ -107,6 +119,8 @@ buildGradient(const DifferentiableFunction &fn) {
     gradient->fwd = gradient->module->lookup(fwdName);
     gradient->bwd = gradient->module->lookup(bwdName);
   }
+  gradient->vjpStacks = gradient->module->lookup(
+      vjpStacksName.empty() ? vjpName : vjpStacksName);
   auto vjp = std::make_shared<DifferentiableFunction>();
   vjp->ir = std::move(text);
   vjp->name = vjpName;
@@ -236,13 +250,18 @@ tfc::detail::call_differentiable(const std::shared_ptr<DifferentiableFunction> &
             recordable.push_back(nodeDys[i]);
           }
         std::vector<Tensor> args = saved->inputs;
-        if (!g.bwd || saved->fn->recompute || any_tape_records(recordable)) {
-          // Recorded itself (a tape differentiates this gradient), no
-          // residuals, or asked to recompute: the VJP runs the forward
-          // again from the inputs, which the recording tapes see.
+        if (any_tape_records(recordable)) {
+          // Recorded itself (a tape differentiates this gradient): a
+          // recorded call of the differentiable VJP, which runs the forward
+          // again from the inputs the recording tapes see.
           args.insert(args.end(), dys.begin(), dys.end());
           return call_differentiable(g.vjp, args,
                                      g.vjp->signature->results.size());
+        }
+        if (!g.bwd || saved->fn->recompute) {
+          // No residuals (loops), or asked to recompute.
+          args.insert(args.end(), dys.begin(), dys.end());
+          return callCompiled(*g.module, *g.vjpStacks, args);
         }
         args.insert(args.end(), saved->residuals.begin(),
                     saved->residuals.end());

@@ -59,3 +59,4 @@ module {
     return %x : tensor<f32>
   }
 }
+

@@ -57,6 +57,22 @@ func.func @broadcast_of_broadcast(%x: tensor<3xf32>) -> tensor<4x2x3xf32> {
 
 // -----
 
+// A dynamic result dim takes its size from the aligned operand dim: composed
+// with x, the leading dims would have none (x is rank 1) and the `?` over
+// x's dim would lose the inner broadcast's size, so the two stay.
+// (tfc-difftest-grad seed 601138.)
+// CHECK-LABEL: func @broadcast_of_broadcast_to_dynamic
+// CHECK-SAME: (%[[X:.*]]: tensor<2xf32>)
+func.func @broadcast_of_broadcast_to_dynamic(%x: tensor<2xf32>) -> tensor<1x?x?xf32> {
+  // CHECK: %[[B:.*]] = tfc.broadcast_to %[[X]] : tensor<2xf32> to tensor<4x2xf32>
+  // CHECK: tfc.broadcast_to %[[B]] : tensor<4x2xf32> to tensor<1x?x?xf32>
+  %0 = tfc.broadcast_to %x : tensor<2xf32> to tensor<4x2xf32>
+  %1 = tfc.broadcast_to %0 : tensor<4x2xf32> to tensor<1x?x?xf32>
+  return %1 : tensor<1x?x?xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @if_true
 // CHECK-SAME: (%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>)
 func.func @if_true(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {

@@ -640,10 +640,22 @@ LogicalResult BroadcastToOp::verify() {
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
   if (getOperand().getType() == getType())
     return getOperand();
-  // broadcast_to(broadcast_to(x)) -> broadcast_to(x): broadcasting composes.
+  // broadcast_to(broadcast_to(x)) -> broadcast_to(x): broadcasting composes,
+  // as long as every dynamic result dim still has a dim of x of the same
+  // run-time size to take it from (not a leading dim x lacks, and not a
+  // dim of size 1 that the inner broadcast expanded).
   if (auto inner = getOperand().getDefiningOp<BroadcastToOp>()) {
-    getOperandMutable().assign(inner.getOperand());
-    return getResult();
+    auto x = cast<RankedTensorType>(inner.getOperand().getType());
+    auto result = cast<RankedTensorType>(getType());
+    int64_t offset = result.getRank() - x.getRank();
+    bool composes = true;
+    for (int64_t i = 0; i < result.getRank(); ++i)
+      if (result.isDynamicDim(i) && (i < offset || x.getDimSize(i - offset) == 1))
+        composes = false;
+    if (composes) {
+      getOperandMutable().assign(inner.getOperand());
+      return getResult();
+    }
   }
   // A broadcast splat is a splat of the result type.
   if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand()))

@@ -58,6 +58,20 @@ struct WhileTape {
 };
 using Tapes = llvm::DenseMap<Operation *, WhileTape>;
 
+/// b.clone(op, map) with fresh block arguments in `op`'s regions. MLIR's
+/// region cloning reuses a block argument's mapped value instead of cloning
+/// the argument, and `map` may still map the arguments of these very
+/// blocks from an earlier clone of the same op (a loop body cloned once per
+/// recomputation): forget those mappings first.
+Operation *cloneFresh(OpBuilder &b, Operation &op, IRMapping &map) {
+  for (Region &region : op.getRegions())
+    region.walk([&](Block *block) {
+      for (BlockArgument arg : block->getArguments())
+        map.erase(arg);
+    });
+  return b.clone(op, map);
+}
+
 /// Gives `region`, of an op already in the IR, one block with arguments of
 /// `types` and fills it with `body(b, loc, arguments)`. The adjoint control
 /// flow is built this way, not with the ODS body builders, because the
@@ -236,7 +250,8 @@ private:
 
 class VJPGenerator {
 public:
-  explicit VJPGenerator(ModuleOp module) : module(module), symbols(module) {}
+  explicit VJPGenerator(ModuleOp module, bool recomputeLoops = false)
+      : module(module), symbols(module), recomputeLoops(recomputeLoops) {}
 
   /// Replaces every `tfc.grad` in `fn` by a call of a generated VJP.
   LogicalResult lowerGradOps(func::FuncOp fn);
@@ -258,6 +273,8 @@ private:
                           AdjointMap &adj);
   LogicalResult reverseWhile(WhileOp op, OpBuilder &b, IRMapping &map,
                              AdjointMap &adj, Tapes &tapes);
+  SmallVector<Value> recomputeIterations(WhileOp op, OpBuilder &b,
+                                         IRMapping &map, Value count);
   LogicalResult reverseCall(func::CallOp op, OpBuilder &b, IRMapping &map,
                             AdjointMap &adj);
   LogicalResult reverseCustom(CustomGradientOp op, OpBuilder &b, IRMapping &map,
@@ -267,6 +284,10 @@ private:
 
   ModuleOp module;
   SymbolTable symbols;
+  /// Loops keep no stacks: the adjoint of iteration k recomputes the values
+  /// entering it from the loop's inits (O(N^2)), so the generated gradient
+  /// has no stack ops and can be differentiated again.
+  bool recomputeLoops;
   llvm::DenseMap<Operation *, func::FuncOp> vjps;
   llvm::DenseSet<Operation *> inProgress;
   llvm::DenseSet<Operation *> lowered;
@@ -290,7 +311,7 @@ LogicalResult VJPGenerator::cloneForward(Block &block, OpBuilder &b,
         return failure();
       continue;
     }
-    b.clone(op, map);
+    cloneFresh(b, op, map);
   }
   return success();
 }
@@ -315,9 +336,10 @@ LogicalResult VJPGenerator::cloneAugmentedWhile(WhileOp op, OpBuilder &b,
              << t << " has a dynamic shape";
 
   WhileTape tape;
-  for (Type t : after.getArgumentTypes())
-    tape.stacks.push_back(StackNewOp::create(
-        b, loc, StackType::get(b.getContext(), cast<RankedTensorType>(t))));
+  if (!recomputeLoops)
+    for (Type t : after.getArgumentTypes())
+      tape.stacks.push_back(StackNewOp::create(
+          b, loc, StackType::get(b.getContext(), cast<RankedTensorType>(t))));
   SmallVector<Value> inits;
   for (Value v : op.getInits())
     inits.push_back(map.lookupOrDefault(v));
@@ -328,17 +350,18 @@ LogicalResult VJPGenerator::cloneAugmentedWhile(WhileOp op, OpBuilder &b,
     for (auto [o, n] : llvm::zip(before.getArguments(), args))
       map.map(o, n);
     for (Operation &inner : before.without_terminator())
-      b.clone(inner, map);
+      cloneFresh(b, inner, map);
     ConditionOp::create(b, condition.getLoc(),
                         map.lookupOrDefault(condition.getCondition()), args);
   };
   auto cloneAfterAndPush = [&](OpBuilder &b, Location, ValueRange args) {
     for (auto [i, o] : llvm::enumerate(after.getArguments())) {
       map.map(o, args[i]);
-      StackPushOp::create(b, loc, tape.stacks[i], args[i]);
+      if (!recomputeLoops)
+        StackPushOp::create(b, loc, tape.stacks[i], args[i]);
     }
     for (Operation &inner : after.without_terminator())
-      b.clone(inner, map);
+      cloneFresh(b, inner, map);
     SmallVector<Value> yields;
     for (Value v : op.getYieldOp().getOperands())
       yields.push_back(map.lookupOrDefault(v));
@@ -473,6 +496,42 @@ LogicalResult VJPGenerator::reverseIf(IfOp op, OpBuilder &b, IRMapping &map,
   return success();
 }
 
+/// `op`'s body applied `count` times to its (mapped) inits, by a loop of
+/// plain clones: the values entering iteration `count`.
+SmallVector<Value> VJPGenerator::recomputeIterations(WhileOp op, OpBuilder &b,
+                                                     IRMapping &map,
+                                                     Value count) {
+  Location loc = op.getLoc();
+  Block &after = op.getAfter().front();
+  SmallVector<Value> inits{i64Scalar(b, loc, 0)};
+  for (Value v : op.getInits())
+    inits.push_back(map.lookupOrDefault(v));
+  SmallVector<Type> types(ValueRange(inits).getTypes());
+  auto loop = WhileOp::create(b, loc, types, inits);
+  fillRegion(b, loop.getBefore(), types, loc,
+             [&](OpBuilder &b, Location, ValueRange args) {
+               Value more = CmpOp::create(
+                   b, loc, RankedTensorType::get({}, b.getI1Type()),
+                   CmpPredicate::lt, args[0], count);
+               ConditionOp::create(b, loc, more, args);
+             });
+  fillRegion(b, loop.getAfter(), types, loc,
+             [&](OpBuilder &b, Location, ValueRange args) {
+               IRMapping m = map;
+               for (auto [o, n] :
+                    llvm::zip(after.getArguments(), args.drop_front()))
+                 m.map(o, n);
+               for (Operation &inner : after.without_terminator())
+                 cloneFresh(b, inner, m);
+               SmallVector<Value> yields{
+                   AddOp::create(b, loc, args[0], i64Scalar(b, loc, 1))};
+               for (Value v : op.getYieldOp().getOperands())
+                 yields.push_back(m.lookupOrDefault(v));
+               YieldOp::create(b, loc, yields);
+             });
+  return SmallVector<Value>(loop.getResults().drop_front());
+}
+
 LogicalResult VJPGenerator::reverseWhile(WhileOp op, OpBuilder &b,
                                          IRMapping &map, AdjointMap &adj,
                                          Tapes &tapes) {
@@ -526,9 +585,18 @@ LogicalResult VJPGenerator::reverseWhile(WhileOp op, OpBuilder &b,
   auto adjointIteration = [&](OpBuilder &b, Location, ValueRange args) {
     Value left = SubOp::create(b, loc, args[0], i64Scalar(b, loc, 1));
     IRMapping local = map;
-    for (auto [i, arg] : llvm::enumerate(after.getArguments()))
-      local.map(arg, StackPopOp::create(b, loc, arg.getType(), tape.stacks[i])
-                         .getResult());
+    if (recomputeLoops) {
+      // The values entering iteration `left`: the body applied `left`
+      // times to the loop's inits.
+      SmallVector<Value> entering = recomputeIterations(op, b, map, left);
+      for (auto [arg, v] : llvm::zip(after.getArguments(), entering))
+        local.map(arg, v);
+    } else {
+      for (auto [i, arg] : llvm::enumerate(after.getArguments()))
+        local.map(arg,
+                  StackPopOp::create(b, loc, arg.getType(), tape.stacks[i])
+                      .getResult());
+    }
     Tapes bodyTapes;
     AdjointMap localAdj;
     if (failed(cloneForward(after, b, local, bodyTapes))) {
@@ -625,7 +693,7 @@ LogicalResult VJPGenerator::reverseCustom(CustomGradientOp op, OpBuilder &b,
               adjointOrZero(b, op.getLoc(), adj, op.getResult(i)));
   }
   for (Operation &inner : backward.without_terminator())
-    b.clone(inner, local);
+    cloneFresh(b, inner, local);
   for (auto [input, g] :
        llvm::zip(op.getInputs(), backward.getTerminator()->getOperands()))
     accumulate(b, op.getLoc(), adj, input, local.lookupOrDefault(g));
@@ -841,7 +909,7 @@ struct TfcVJPPass : public mlir::tfc::impl::TfcVJPPassBase<TfcVJPPass> {
           << function << "'";
       return signalPassFailure();
     }
-    if (failed(generateVJP(getOperation(), fn)))
+    if (failed(generateVJP(getOperation(), fn, recomputeLoops)))
       signalPassFailure();
   }
 };
@@ -860,8 +928,8 @@ struct TfcAutodiffPass
 } // namespace
 
 FailureOr<mlir::tfc::GeneratedVJP>
-mlir::tfc::generateVJP(ModuleOp module, func::FuncOp fn) {
-  VJPGenerator generator(module);
+mlir::tfc::generateVJP(ModuleOp module, func::FuncOp fn, bool recomputeLoops) {
+  VJPGenerator generator(module, recomputeLoops);
   FailureOr<func::FuncOp> vjp = generator.getOrCreateVJP(fn, fn);
   if (failed(vjp))
     return failure();

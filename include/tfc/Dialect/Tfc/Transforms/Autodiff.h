@@ -34,8 +34,13 @@ struct GeneratedVJP {
 };
 
 /// Generates the VJP of `fn` (see the tfc-vjp pass); diagnostics are
-/// emitted at `fn`.
-FailureOr<GeneratedVJP> generateVJP(ModuleOp module, func::FuncOp fn);
+/// emitted at `fn`. With `recomputeLoops`, a loop's adjoint recomputes the
+/// values entering each iteration from the loop's inits instead of popping
+/// them from stacks (O(N^2) for N iterations instead of O(N)): the result
+/// has no stack ops, so it can be differentiated again (higher orders), and
+/// it always splits into @f_fwd / @f_bwd.
+FailureOr<GeneratedVJP> generateVJP(ModuleOp module, func::FuncOp fn,
+                                    bool recomputeLoops = false);
 
 #define GEN_PASS_DECL
 #include "tfc/Dialect/Tfc/Transforms/AutodiffPasses.h.inc"

@@ -52,12 +52,16 @@ def TfcVJPPass : Pass<"tfc-vjp", "ModuleOp"> {
     later runs only `@f_bwd`: the backward pass of a compiled call does not
     recompute its forward. Where a residual is not a tensor (the
     `!tfc.stack`s of a differentiated `tfc.while`) only `@f_vjp` is
-    generated. One `dy` per f32/f64 result and one adjoint per f32/f64
+    generated, unless `recompute-loops` asks for loops without stacks. One `dy` per f32/f64 result and one adjoint per f32/f64
     argument, as for `tfc.grad`; gradients need static shapes.
   }];
   let options = [
     Option<"function", "function", "std::string", /*default=*/"\"\"",
-           "the function to differentiate">
+           "the function to differentiate">,
+    Option<"recomputeLoops", "recompute-loops", "bool", /*default=*/"false",
+           "loops keep no stacks: each adjoint iteration recomputes the "
+           "values entering it from the inits (O(N^2)); the gradient can be "
+           "differentiated again">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
