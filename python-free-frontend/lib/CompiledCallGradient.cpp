@@ -33,7 +33,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 using namespace tfc;
@@ -53,6 +56,19 @@ struct DifferentiableFunction::Gradient {
   /// Indices of the f32/f64 arguments (one adjoint each, in order) and
   /// results (one dy each, in order).
   std::vector<size_t> floatArgs, floatResults;
+  /// The gradient module's text and @f_bwd's name, to build a backward that
+  /// returns only the adjoints a tape needs (the others, and the work only
+  /// they need, then fold away): one compile per needed-set.
+  std::string text, bwdName;
+  struct Masked {
+    std::shared_ptr<jit::CompiledModule::Impl> module;
+    const jit::FunctionSignature *bwd = nullptr;
+  };
+  std::mutex maskedMutex;
+  std::map<std::vector<bool>, Masked> masked;
+  /// @f_bwd returning the adjoints of the float arguments `needed` says.
+  const Masked &bwdFor(const std::vector<bool> &needed,
+                       const jit::CompileOptions &options);
 };
 
 namespace {
@@ -114,6 +130,8 @@ buildGradient(const DifferentiableFunction &fn) {
     llvm::raw_string_ostream os(text);
     module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
   }
+  gradient->text = text;
+  gradient->bwdName = bwdName;
   gradient->module = jit::CompiledModule::Impl::compile(*module, fn.options);
   if (!fwdName.empty()) {
     gradient->fwd = gradient->module->lookup(fwdName);
@@ -147,7 +165,43 @@ std::vector<Tensor> callCompiled(const jit::CompiledModule::Impl &module,
 
 } // namespace
 
-const DifferentiableFunction::Gradient &DifferentiableFunction::gradient() {
+const DifferentiableFunction::Gradient::Masked &
+DifferentiableFunction::Gradient::bwdFor(const std::vector<bool> &needed,
+                                         const jit::CompileOptions &options) {
+  std::lock_guard<std::mutex> guard(maskedMutex);
+  if (auto it = masked.find(needed); it != masked.end())
+    return it->second;
+  std::lock_guard<std::recursive_mutex> lock(contextMutex());
+  mlir::MLIRContext &ctx = sharedContext();
+  jit::detail::DiagnosticCollector diags(ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
+  if (!module)
+    throw InvalidArgumentError(
+        "gradient: the backward's IR did not parse again:\n" + diags.text);
+  // Only @f_bwd stays public (symbol-dce drops the rest); it returns the
+  // needed adjoints only.
+  for (auto fn : module->getOps<mlir::func::FuncOp>())
+    if (fn.getSymName() != bwdName)
+      fn.setPrivate();
+  auto bwd = module->lookupSymbol<mlir::func::FuncOp>(bwdName);
+  auto ret = mlir::cast<mlir::func::ReturnOp>(
+      bwd.getBody().front().getTerminator());
+  llvm::SmallVector<mlir::Value> kept;
+  for (size_t i = 0; i < needed.size(); ++i)
+    if (needed[i])
+      kept.push_back(ret.getOperand(i));
+  ret->setOperands(kept);
+  bwd.setFunctionType(mlir::FunctionType::get(
+      &ctx, bwd.getFunctionType().getInputs(),
+      mlir::ValueRange(kept).getTypes()));
+  Masked m;
+  m.module = jit::CompiledModule::Impl::compile(*module, options);
+  m.bwd = m.module->lookup(bwdName);
+  return masked.emplace(needed, std::move(m)).first->second;
+}
+
+DifferentiableFunction::Gradient &DifferentiableFunction::gradient() {
   std::lock_guard<std::mutex> guard(mutex);
   if (built)
     return *built;
@@ -170,7 +224,7 @@ tfc::detail::call_differentiable(const std::shared_ptr<DifferentiableFunction> &
   // No tape would record the call: run it as is, build no gradient code.
   if (!any_tape_records(inputs))
     return callCompiled(*fn->module, *fn->signature, inputs);
-  const DifferentiableFunction::Gradient *gradient = nullptr;
+  DifferentiableFunction::Gradient *gradient = nullptr;
   std::string why;
   try {
     gradient = &fn->gradient();
@@ -232,11 +286,12 @@ tfc::detail::call_differentiable(const std::shared_ptr<DifferentiableFunction> &
     return results;
   values = record_multi_output_gradient(
       floatInputs, std::move(values),
-      [saved, recorded](const std::vector<Tensor> &nodeDys)
+      [saved, recorded](const std::vector<Tensor> &nodeDys,
+                        const std::vector<bool> &needed)
           -> std::vector<Tensor> {
         if (!saved->why.empty())
           throw InvalidArgumentError(saved->why);
-        const DifferentiableFunction::Gradient &g = saved->fn->gradient();
+        DifferentiableFunction::Gradient &g = saved->fn->gradient();
         // One dy per float result of the function: the node's where a
         // gradient reached it, zeros elsewhere (a result nothing used, a
         // variable's new value).
@@ -266,7 +321,18 @@ tfc::detail::call_differentiable(const std::shared_ptr<DifferentiableFunction> &
         args.insert(args.end(), saved->residuals.begin(),
                     saved->residuals.end());
         args.insert(args.end(), dys.begin(), dys.end());
-        return callCompiled(*g.module, *g.bwd, args);
+        if (std::find(needed.begin(), needed.end(), false) == needed.end())
+          return callCompiled(*g.module, *g.bwd, args);
+        // Only the adjoints the tape needs: the backward of the others (a
+        // weight's transpose for an input nobody watches) is not run.
+        const DifferentiableFunction::Gradient::Masked &m =
+            g.bwdFor(needed, saved->fn->options);
+        std::vector<Tensor> some = callCompiled(*m.module, *m.bwd, args);
+        std::vector<Tensor> dargs(needed.size());
+        for (size_t i = 0, k = 0; i < needed.size(); ++i)
+          if (needed[i])
+            dargs[i] = std::move(some[k++]);
+        return dargs;
       });
   for (size_t i = 0; i < recorded.size(); ++i)
     results[saved->floatResults[recorded[i]]] = std::move(values[i]);

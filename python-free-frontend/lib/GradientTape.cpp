@@ -1092,7 +1092,8 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
 
   case Event::Kind::Custom: {
     std::vector<Tensor> grads =
-        node.backwardMulti ? node.backwardMulti(dys) : node.backward(dys[0]);
+        node.backwardMulti ? node.backwardMulti(dys, needed)
+                           : node.backward(dys[0]);
     if (grads.size() != node.inputs.size())
       throw InvalidArgumentError(
           "custom_gradient: the backward function returned " +

@@ -43,7 +43,7 @@ struct DifferentiableFunction {
   /// Builds the gradient code on first use; throws InvalidArgumentError
   /// naming the function and saying why when it cannot be differentiated
   /// (every later call throws the same).
-  const Gradient &gradient();
+  Gradient &gradient();
 
 private:
   std::mutex mutex;
@@ -52,9 +52,10 @@ private:
 };
 
 /// The backward of a node with several outputs: one dy per output
-/// (undefined where no gradient reached it) -> one gradient per input.
-using MultiBackward =
-    std::function<std::vector<Tensor>(const std::vector<Tensor> &dys)>;
+/// (undefined where no gradient reached it) and which inputs need a
+/// gradient -> one gradient per input (undefined where not needed).
+using MultiBackward = std::function<std::vector<Tensor>(
+    const std::vector<Tensor> &dys, const std::vector<bool> &needed)>;
 
 /// Records `values = f(inputs)` (eagerly, on every recording tape in scope
 /// that watches an input) as one node whose gradient is `backward`.
