@@ -33,11 +33,12 @@
 //   Matvec/{Compiled,Eager}/hidden
 //                             the LSTM's (1, hidden) x (hidden, 4 hidden)
 //                             matmul alone.
-//   LstmGrad/{Compiled,Eager}/hidden
+//   LstmGrad/{Compiled,Eager,Inside}/hidden/batch
 //                             one LSTM step and the gradient of its outputs'
 //                             sum w.r.t. the weights under a GradientTape:
-//                             around the compiled call (its compiled VJP)
-//                             and eagerly (the tape records every op).
+//                             around the compiled call (its compiled VJP),
+//                             eagerly (the tape records every op), and with
+//                             the tape inside the compiled function.
 //
 // --profile runs STEPS compiled calls inside tfcProfileRegion() and exits,
 // for `valgrind --tool=callgrind --toggle-collect=tfcProfileRegion ...`.
@@ -336,10 +337,10 @@ void BM_Small5Eager(benchmark::State &st) {
 
 
 struct Lstm {
-  explicit Lstm(int64_t hidden)
-      : x(tfc::random_uniform({1, hidden}, -1, 1, 1)),
-        h(tfc::random_uniform({1, hidden}, -1, 1, 2)),
-        c(tfc::random_uniform({1, hidden}, -1, 1, 3)),
+  explicit Lstm(int64_t hidden, int64_t batch = 1)
+      : x(tfc::random_uniform({batch, hidden}, -1, 1, 1)),
+        h(tfc::random_uniform({batch, hidden}, -1, 1, 2)),
+        c(tfc::random_uniform({batch, hidden}, -1, 1, 3)),
         wx(tfc::random_uniform({hidden, 4 * hidden}, -0.1, 0.1, 4)),
         wh(tfc::random_uniform({hidden, 4 * hidden}, -0.1, 0.1, 5)),
         b(tfc::random_uniform({4 * hidden}, -0.1, 0.1, 6)) {}
@@ -387,7 +388,7 @@ std::vector<tfc::Tensor> lstmGradient(const Lstm &m, Step &step) {
 }
 
 void BM_LstmGradCompiled(benchmark::State &st) {
-  Lstm m(st.range(0));
+  Lstm m(st.range(0), st.range(1));
   auto f = makeLstmFn();
   auto eager = [](const auto &...a) { return lstmStep(a...); };
   std::vector<tfc::Tensor> want = lstmGradient(m, eager);
@@ -402,10 +403,34 @@ void BM_LstmGradCompiled(benchmark::State &st) {
 }
 
 void BM_LstmGradEager(benchmark::State &st) {
-  Lstm m(st.range(0));
+  Lstm m(st.range(0), st.range(1));
   auto eager = [](const auto &...a) { return lstmStep(a...); };
   for (auto _ : st) {
     std::vector<tfc::Tensor> g = lstmGradient(m, eager);
+    benchmark::DoNotOptimize(g[0].unsafe_impl());
+  }
+}
+
+/// The reference of the compiled-call gradient: the same step with the tape
+/// inside the compiled function (the backward traced into it).
+void BM_LstmGradInside(benchmark::State &st) {
+  Lstm m(st.range(0), st.range(1));
+  auto step = tfc::function([](const tfc::Tensor &x, const tfc::Tensor &h,
+                               const tfc::Tensor &c, const tfc::Tensor &wx,
+                               const tfc::Tensor &wh, const tfc::Tensor &b) {
+    tfc::GradientTape tape;
+    tape.watch(std::vector<tfc::Tensor>{wx, wh, b});
+    auto [h2, c2] = lstmStep(x, h, c, wx, wh, b);
+    tfc::Tensor loss = tfc::reduce_sum(h2) + tfc::reduce_sum(c2);
+    return tape.gradient(loss, std::vector<tfc::Tensor>{wx, wh, b});
+  });
+  auto eager = [](const auto &...a) { return lstmStep(a...); };
+  std::vector<tfc::Tensor> want = lstmGradient(m, eager);
+  std::vector<tfc::Tensor> got = step(m.x, m.h, m.c, m.wx, m.wh, m.b);
+  for (size_t i = 0; i < want.size(); ++i)
+    check(maxDiff(want[i], got[i]) < 1e-4f, "LstmGradInside");
+  for (auto _ : st) {
+    std::vector<tfc::Tensor> g = step(m.x, m.h, m.c, m.wx, m.wh, m.b);
     benchmark::DoNotOptimize(g[0].unsafe_impl());
   }
 }
@@ -549,17 +574,29 @@ BENCHMARK(BM_LstmCompiled)->Name("Lstm/Compiled")->Arg(32);
 BENCHMARK(BM_LstmEager)->Name("Lstm/Eager")->Arg(32);
 BENCHMARK(BM_MatvecCompiled)->Name("Matvec/Compiled")->Arg(32);
 BENCHMARK(BM_MatvecEager)->Name("Matvec/Eager")->Arg(32);
-BENCHMARK(BM_LstmGradCompiled)->Name("LstmGrad/Compiled")->Arg(32);
-BENCHMARK(BM_LstmGradEager)->Name("LstmGrad/Eager")->Arg(32);
+BENCHMARK(BM_LstmGradCompiled)->Name("LstmGrad/Compiled")->Args({32, 1});
+BENCHMARK(BM_LstmGradEager)->Name("LstmGrad/Eager")->Args({32, 1});
+BENCHMARK(BM_LstmGradInside)->Name("LstmGrad/Inside")->Args({32, 1});
 BENCHMARK(BM_LstmCompiled)->Name("Lstm/Compiled")->Arg(256)->UseRealTime();
 BENCHMARK(BM_LstmEager)->Name("Lstm/Eager")->Arg(256)->UseRealTime();
 BENCHMARK(BM_MatvecCompiled)->Name("Matvec/Compiled")->Arg(256)->UseRealTime();
 BENCHMARK(BM_MatvecEager)->Name("Matvec/Eager")->Arg(256)->UseRealTime();
+// hidden 256, batch 1 and 64.
 BENCHMARK(BM_LstmGradCompiled)
     ->Name("LstmGrad/Compiled")
-    ->Arg(256)
+    ->Args({256, 1})
+    ->Args({256, 64})
     ->UseRealTime();
-BENCHMARK(BM_LstmGradEager)->Name("LstmGrad/Eager")->Arg(256)->UseRealTime();
+BENCHMARK(BM_LstmGradEager)
+    ->Name("LstmGrad/Eager")
+    ->Args({256, 1})
+    ->Args({256, 64})
+    ->UseRealTime();
+BENCHMARK(BM_LstmGradInside)
+    ->Name("LstmGrad/Inside")
+    ->Args({256, 1})
+    ->Args({256, 64})
+    ->UseRealTime();
 
 int main(int argc, char **argv) {
   // Compile-time cases must compile: with the persistent cache on (the
