@@ -335,7 +335,6 @@ void BM_Small5Eager(benchmark::State &st) {
 // LSTM cell step
 //===----------------------------------------------------------------------===//
 
-
 struct Lstm {
   explicit Lstm(int64_t hidden, int64_t batch = 1)
       : x(tfc::random_uniform({batch, hidden}, -1, 1, 1)),

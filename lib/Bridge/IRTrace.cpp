@@ -352,22 +352,19 @@ mlir::LogicalResult inferResultTypes(mlir::OperationState &state) {
       return mlir::failure();
     }
   }
-  mlir::LogicalResult result = infer->inferReturnTypes(
-      ctx, state.location, state.operands, attributes, properties,
-      state.regions, state.types);
+  mlir::LogicalResult result =
+      infer->inferReturnTypes(ctx, state.location, state.operands, attributes,
+                              properties, state.regions, state.types);
   if (storage)
     info->destroyOpProperties(properties);
   return result;
 }
 } // namespace
 
-mlir::Value IRTrace::buildKernelOp(OpKind kind,
-                                   llvm::ArrayRef<mlir::Value> operands,
-                                   mlir::Location loc,
-                                   llvm::ArrayRef<mlir::NamedAttribute> attrs,
-                                   mlir::Type resultType,
-                                   std::string_view apiName,
-                                   const std::source_location *srcLoc) {
+mlir::Value IRTrace::buildKernelOp(
+    OpKind kind, llvm::ArrayRef<mlir::Value> operands, mlir::Location loc,
+    llvm::ArrayRef<mlir::NamedAttribute> attrs, mlir::Type resultType,
+    std::string_view apiName, const std::source_location *srcLoc) {
   mlir::OperationState state(loc, "tfc." + std::string(op_name(kind)));
   state.addOperands(operands);
   state.addAttributes(attrs);
@@ -379,8 +376,8 @@ mlir::Value IRTrace::buildKernelOp(OpKind kind,
     return mlir::success();
   });
   auto fail = [&]() -> InvalidArgumentError {
-    std::string api = apiName.empty() ? std::string(op_name(kind))
-                                      : std::string(apiName);
+    std::string api =
+        apiName.empty() ? std::string(op_name(kind)) : std::string(apiName);
     return InvalidArgumentError(api + ": " + diags +
                                 (srcLoc ? location_suffix(*srcLoc) : ""));
   };
@@ -595,8 +592,7 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     break;
   }
   }
-  mlir::Value v =
-      buildKernelOp(kind, vals, loc, nattrs, result, api, &srcLoc);
+  mlir::Value v = buildKernelOp(kind, vals, loc, nattrs, result, api, &srcLoc);
   return symbolic(v);
 }
 } // namespace tfc::bridge

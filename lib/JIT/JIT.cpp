@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RuntimeSymbols.h"
 #include "tfc/JIT/JIT.h"
+#include "RuntimeSymbols.h"
 #include "tfc/Bridge/Types.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/JIT/CompileCache.h"

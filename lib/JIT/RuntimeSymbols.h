@@ -1,4 +1,4 @@
-//===- RuntimeSymbols.h - Runtime functions the JIT'd code calls -*- C++ -*-===//
+//===- RuntimeSymbols.h - Host functions JIT'd code calls --*- C++ -*-===//
 //
 // Part of the tfc project.
 //

@@ -89,8 +89,8 @@ buildGradient(const DifferentiableFunction &fn) {
   {
     jit::detail::DiagnosticCollector diags(ctx);
     auto fail = [&](const std::string &what) {
-      return InvalidArgumentError(what +
-                                  (diags.text.empty() ? "" : ":\n" + diags.text));
+      return InvalidArgumentError(
+          what + (diags.text.empty() ? "" : ":\n" + diags.text));
     };
     module = mlir::parseSourceString<mlir::ModuleOp>(fn.ir, &ctx);
     if (!module)
@@ -137,8 +137,8 @@ buildGradient(const DifferentiableFunction &fn) {
     gradient->fwd = gradient->module->lookup(fwdName);
     gradient->bwd = gradient->module->lookup(bwdName);
   }
-  gradient->vjpStacks = gradient->module->lookup(
-      vjpStacksName.empty() ? vjpName : vjpStacksName);
+  gradient->vjpStacks =
+      gradient->module->lookup(vjpStacksName.empty() ? vjpName : vjpStacksName);
   auto vjp = std::make_shared<DifferentiableFunction>();
   vjp->ir = std::move(text);
   vjp->name = vjpName;
@@ -185,16 +185,16 @@ DifferentiableFunction::Gradient::bwdFor(const std::vector<bool> &needed,
     if (fn.getSymName() != bwdName)
       fn.setPrivate();
   auto bwd = module->lookupSymbol<mlir::func::FuncOp>(bwdName);
-  auto ret = mlir::cast<mlir::func::ReturnOp>(
-      bwd.getBody().front().getTerminator());
+  auto ret =
+      mlir::cast<mlir::func::ReturnOp>(bwd.getBody().front().getTerminator());
   llvm::SmallVector<mlir::Value> kept;
   for (size_t i = 0; i < needed.size(); ++i)
     if (needed[i])
       kept.push_back(ret.getOperand(i));
   ret->setOperands(kept);
-  bwd.setFunctionType(mlir::FunctionType::get(
-      &ctx, bwd.getFunctionType().getInputs(),
-      mlir::ValueRange(kept).getTypes()));
+  bwd.setFunctionType(
+      mlir::FunctionType::get(&ctx, bwd.getFunctionType().getInputs(),
+                              mlir::ValueRange(kept).getTypes()));
   Masked m;
   m.module = jit::CompiledModule::Impl::compile(*module, options);
   m.bwd = m.module->lookup(bwdName);
@@ -210,17 +210,16 @@ DifferentiableFunction::Gradient &DifferentiableFunction::gradient() {
       built = buildGradient(*this);
       return *built;
     } catch (const Error &e) {
-      error = "gradient: cannot differentiate the compiled function '" +
-              name + "': " + e.what();
+      error = "gradient: cannot differentiate the compiled function '" + name +
+              "': " + e.what();
     }
   }
   throw InvalidArgumentError(error);
 }
 
-std::vector<Tensor>
-tfc::detail::call_differentiable(const std::shared_ptr<DifferentiableFunction> &fn,
-                                 const std::vector<Tensor> &inputs,
-                                 size_t numRecorded) {
+std::vector<Tensor> tfc::detail::call_differentiable(
+    const std::shared_ptr<DifferentiableFunction> &fn,
+    const std::vector<Tensor> &inputs, size_t numRecorded) {
   // No tape would record the call: run it as is, build no gradient code.
   if (!any_tape_records(inputs))
     return callCompiled(*fn->module, *fn->signature, inputs);
@@ -286,9 +285,9 @@ tfc::detail::call_differentiable(const std::shared_ptr<DifferentiableFunction> &
     return results;
   values = record_multi_output_gradient(
       floatInputs, std::move(values),
-      [saved, recorded](const std::vector<Tensor> &nodeDys,
-                        const std::vector<bool> &needed)
-          -> std::vector<Tensor> {
+      [saved,
+       recorded](const std::vector<Tensor> &nodeDys,
+                 const std::vector<bool> &needed) -> std::vector<Tensor> {
         if (!saved->why.empty())
           throw InvalidArgumentError(saved->why);
         DifferentiableFunction::Gradient &g = saved->fn->gradient();

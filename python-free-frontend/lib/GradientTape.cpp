@@ -1091,9 +1091,9 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
                                node.inputs.size(), node.outputs[0], dys[0]);
 
   case Event::Kind::Custom: {
-    std::vector<Tensor> grads =
-        node.backwardMulti ? node.backwardMulti(dys, needed)
-                           : node.backward(dys[0]);
+    std::vector<Tensor> grads = node.backwardMulti
+                                    ? node.backwardMulti(dys, needed)
+                                    : node.backward(dys[0]);
     if (grads.size() != node.inputs.size())
       throw InvalidArgumentError(
           "custom_gradient: the backward function returned " +
@@ -1531,8 +1531,9 @@ void tfc::detail::custom_gradient_needs_variables(
       "tf.custom_gradient's grad_fn(dy, variables=...))");
 }
 
-std::vector<Tensor> tfc::detail::check_variable_gradients(
-    std::vector<Tensor> grads, size_t numVariables) {
+std::vector<Tensor>
+tfc::detail::check_variable_gradients(std::vector<Tensor> grads,
+                                      size_t numVariables) {
   if (grads.size() != numVariables)
     throw InvalidArgumentError(
         "custom_gradient: the backward function returned " +

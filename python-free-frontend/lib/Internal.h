@@ -60,9 +60,10 @@ using MultiBackward = std::function<std::vector<Tensor>(
 /// Records `values = f(inputs)` (eagerly, on every recording tape in scope
 /// that watches an input) as one node whose gradient is `backward`.
 /// Returns the outputs to hand on: fresh handles of `values`.
-std::vector<Tensor> record_multi_output_gradient(
-    const std::vector<Tensor> &inputs, std::vector<Tensor> values,
-    MultiBackward backward);
+std::vector<Tensor>
+record_multi_output_gradient(const std::vector<Tensor> &inputs,
+                             std::vector<Tensor> values,
+                             MultiBackward backward);
 
 /// Whether a node with these inputs would be recorded now: some tape in
 /// scope is recording and watches one of them (GradientTape.cpp).
@@ -75,9 +76,9 @@ bool any_tape_records(const std::vector<Tensor> &inputs);
 /// itself being recorded (higher orders), a recorded call of @f_vjp.
 /// `inputs` that are Variables' values must be the handles the tapes saw
 /// read (notify_variable_read).
-std::vector<Tensor> call_differentiable(
-    const std::shared_ptr<DifferentiableFunction> &fn,
-    const std::vector<Tensor> &inputs, size_t numRecorded);
+std::vector<Tensor>
+call_differentiable(const std::shared_ptr<DifferentiableFunction> &fn,
+                    const std::vector<Tensor> &inputs, size_t numRecorded);
 
 class TraceSession;
 

@@ -994,9 +994,8 @@ void runCompiled(ConcreteFunction &fn, const CallArgs &args,
 /// floating result is recorded with the function's compiled VJP as its
 /// gradient, which reaches the tensor arguments and the trainable
 /// Variables the code read (their values from before its writes).
-[[gnu::noinline, gnu::cold]] void runUnderTape(ConcreteFunction &fn,
-                                               const CallArgs &args,
-                                               CallResults &results) {
+[[gnu::noinline, gnu::cold]] void
+runUnderTape(ConcreteFunction &fn, const CallArgs &args, CallResults &results) {
   std::vector<Tensor> inputs;
   for (const Tensor *t : args.tensors)
     inputs.push_back(*t);

@@ -133,7 +133,8 @@ template <int N> struct BroadcastPlan {
     if (outer < 16) {
       // Few long rows: split each row instead.
       for (int64_t o = 0; o < outer; ++o)
-        parallel_for(inner, cost, [&](int64_t b, int64_t e) { rows(o, o + 1, b, e); });
+        parallel_for(inner, cost,
+                     [&](int64_t b, int64_t e) { rows(o, o + 1, b, e); });
       return;
     }
     parallel_for(outer, inner * cost,

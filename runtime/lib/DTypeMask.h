@@ -23,8 +23,8 @@ enum : unsigned {
 constexpr unsigned dtype_bit(DType t) { return 1u << int(t); }
 
 /// Throws "<op>: expected <what the mask allows>, got <dtype>".
-[[noreturn]] [[gnu::cold]] void fail_dtype(std::string_view op, unsigned allowed,
-                                           DType got);
+[[noreturn]] [[gnu::cold]] void fail_dtype(std::string_view op,
+                                           unsigned allowed, DType got);
 
 /// Checks `t`'s dtype against `allowed` (after require_concrete).
 inline void require_dtype(std::string_view op, unsigned allowed, DType t) {

@@ -34,9 +34,10 @@ template <class F> inline void parallel_for(int64_t n, int64_t cost, F &&f) {
       f(int64_t(0), n);
     return;
   }
-  int64_t chunks = std::min<int64_t>(nt, std::max<int64_t>(1, (n * cost) / threshold));
+  int64_t chunks =
+      std::min<int64_t>(nt, std::max<int64_t>(1, (n * cost) / threshold));
   chunks = std::max<int64_t>(2, chunks);
-#pragma omp parallel num_threads(static_cast<int>(chunks))
+#pragma omp parallel num_threads(int(chunks))
   {
     int64_t t = omp_get_thread_num();
     int64_t T = omp_get_num_threads();

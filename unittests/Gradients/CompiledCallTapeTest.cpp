@@ -45,8 +45,8 @@ TEST(CompiledCallTape, HigherOrders) {
     EXPECT_DOUBLE_EQ(d1.item<double>(), 12.0); // 3x^2
     d2 = t2.gradient(d1, x);
   }
-  EXPECT_DOUBLE_EQ(d2.item<double>(), 12.0);                  // 6x
-  EXPECT_DOUBLE_EQ(t3.gradient(d2, x).item<double>(), 6.0);   // 6
+  EXPECT_DOUBLE_EQ(d2.item<double>(), 12.0);                // 6x
+  EXPECT_DOUBLE_EQ(t3.gradient(d2, x).item<double>(), 6.0); // 6
 }
 
 TEST(CompiledCallTape, TrainableVariablesReadInsideGetGradients) {
@@ -319,10 +319,10 @@ void checkLstmScenario(DType dtype, double rtol) {
   auto eagerCell = [](const auto &...a) { return lstmCell(a...); };
   std::vector<double> eagerLosses, compiledLosses;
   for (int epoch = 0; epoch < 12; ++epoch) {
-    auto [le, ge] = unrolledLoss(eagerCell, xs, target, eagerW, batch, hidden,
-                                 dtype);
-    auto [lc, gc] = unrolledLoss(compiledCell, xs, target, compiledW, batch,
-                                 hidden, dtype);
+    auto [le, ge] =
+        unrolledLoss(eagerCell, xs, target, eagerW, batch, hidden, dtype);
+    auto [lc, gc] =
+        unrolledLoss(compiledCell, xs, target, compiledW, batch, hidden, dtype);
     for (size_t i = 0; i < ge.size(); ++i)
       ASSERT_TRUE(allClose(gc[i], ge[i], rtol))
           << "epoch " << epoch << ", weight " << i;
@@ -360,7 +360,8 @@ TEST(CompiledCallTape, SecondDerivativesOfCompiledFunctions) {
               -2 * t * (1 - t * t), 1e-12);
   // cond: x^3 for x > 0, sin(x) otherwise.
   auto branchy = [](const Tensor &v) {
-    return cond(v > 0.0, [&] { return v * v * v; }, [&] { return sin(v); });
+    return cond(
+        v > 0.0, [&] { return v * v * v; }, [&] { return sin(v); });
   };
   EXPECT_NEAR(d2(branchy, x), 6 * x, 1e-12);
   EXPECT_NEAR(d2(branchy, -x), -std::sin(-x), 1e-12);
@@ -368,12 +369,11 @@ TEST(CompiledCallTape, SecondDerivativesOfCompiledFunctions) {
   // trip count depends on x (for x = 1.3: 1.3^2, ^4, ^8 = 8.16, ^16: three
   // or four squarings), and the result is x^(2^n).
   auto squaring = [](const Tensor &v) {
-    return while_loop(
-        [](const std::vector<Tensor> &a) { return a[0] < 10.0; },
-        [](const std::vector<Tensor> &a) {
-          return std::vector<Tensor>{a[0] * a[0]};
-        },
-        std::vector<Tensor>{v})[0];
+    return while_loop([](const std::vector<Tensor> &a) { return a[0] < 10.0; },
+                      [](const std::vector<Tensor> &a) {
+                        return std::vector<Tensor>{a[0] * a[0]};
+                      },
+                      std::vector<Tensor>{v})[0];
   };
   // The recorded backward of a loop keeps no stacks (tfc-vjp
   // recompute-loops), so it is differentiable again.

@@ -109,9 +109,9 @@ inline std::vector<Tensor> compiledGradients(const Fn &fn,
 
 /// The tape's gradients with the tape outside and the loss computed by a
 /// tfc::function: the call is recorded with its compiled VJP (tfc-vjp).
-inline std::vector<Tensor> aroundCallGradients(const Fn &fn,
-                                               const std::vector<Tensor> &inputs,
-                                               const Tensor &weights) {
+inline std::vector<Tensor>
+aroundCallGradients(const Fn &fn, const std::vector<Tensor> &inputs,
+                    const Tensor &weights) {
   auto f = function([&](const auto &...xs) {
     return weightedLoss(fn, std::vector<Tensor>{xs...}, weights);
   });

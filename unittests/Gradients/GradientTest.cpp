@@ -433,11 +433,11 @@ TEST(CustomGradient, VariablesReadInTheForwardGetGradients) {
   Variable w(constant(2.0), "w");
   auto scaled = custom_gradient([&](const Tensor &x) {
     Tensor y = w.value() * x;
-    return std::pair{y, [x](const Tensor &dy,
-                            const std::vector<Variable> &vars) {
-      // d/dx = w, d/dw = x; the rule reads w through what it is given.
-      return std::pair{dy * vars[0].value(), std::vector<Tensor>{dy * x}};
-    }};
+    return std::pair{
+        y, [x](const Tensor &dy, const std::vector<Variable> &vars) {
+          // d/dx = w, d/dw = x; the rule reads w through what it is given.
+          return std::pair{dy * vars[0].value(), std::vector<Tensor>{dy * x}};
+        }};
   });
   Tensor x = constant(5.0);
   GradientTape tape(/*persistent=*/true);
@@ -454,25 +454,24 @@ TEST(CustomGradient, VariablesReadInATracedForwardGetGradients) {
   Variable w(constant(2.0), "w");
   auto scaled = custom_gradient([&](const Tensor &x) {
     Tensor y = w.value() * x;
-    return std::pair{y, [x](const Tensor &dy,
-                            const std::vector<Variable> &vars) {
-      return std::pair{dy * vars[0].value(), std::vector<Tensor>{dy * x}};
-    }};
+    return std::pair{
+        y, [x](const Tensor &dy, const std::vector<Variable> &vars) {
+          return std::pair{dy * vars[0].value(), std::vector<Tensor>{dy * x}};
+        }};
   });
   auto step = function([&](const Tensor &x) {
     GradientTape tape(/*persistent=*/true);
     tape.watch(x);
     Tensor y = scaled(x);
-    return std::vector<Tensor>{
-        tape.gradient(y, x), tape.gradient(y, std::vector<Variable>{w})[0]};
+    return std::vector<Tensor>{tape.gradient(y, x),
+                               tape.gradient(y, std::vector<Variable>{w})[0]};
   });
   std::vector<Tensor> g = step(constant(5.0));
   EXPECT_DOUBLE_EQ(g[0].item<double>(), 2.0);
   EXPECT_DOUBLE_EQ(g[1].item<double>(), 5.0);
   // Traced, a backward that cannot take the variables is an error too.
   auto plain = custom_gradient([&](const Tensor &x) {
-    return std::pair{w.value() * x,
-                     [](const Tensor &dy) { return dy * 2.0; }};
+    return std::pair{w.value() * x, [](const Tensor &dy) { return dy * 2.0; }};
   });
   auto bad = function([&](const Tensor &x) { return plain(x); });
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
@@ -485,12 +484,12 @@ TEST(CustomGradient, VariablesReadInATracedForwardGetGradients) {
 TEST(CustomGradient, VariablesReadWithoutAVariableBackwardThrow) {
   Variable w(constant(2.0), "w");
   auto scaled = custom_gradient([&](const Tensor &x) {
-    return std::pair{w.value() * x,
-                     [](const Tensor &dy) { return dy * 2.0; }};
+    return std::pair{w.value() * x, [](const Tensor &dy) { return dy * 2.0; }};
   });
-  EXPECT_TRUE(throwsWith<InvalidArgumentError>(
-      [&] { scaled(constant(5.0)); },
-      {"custom_gradient", "trainable Variable 'w'", "std::vector<tfc::Variable>"}));
+  EXPECT_TRUE(throwsWith<InvalidArgumentError>([&] { scaled(constant(5.0)); },
+                                               {"custom_gradient",
+                                                "trainable Variable 'w'",
+                                                "std::vector<tfc::Variable>"}));
   // A wrong number of variable gradients is an error too.
   auto wrong = custom_gradient([&](const Tensor &x) {
     return std::pair{w.value() * x,

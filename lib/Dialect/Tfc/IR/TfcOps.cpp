@@ -650,7 +650,8 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
     int64_t offset = result.getRank() - x.getRank();
     bool composes = true;
     for (int64_t i = 0; i < result.getRank(); ++i)
-      if (result.isDynamicDim(i) && (i < offset || x.getDimSize(i - offset) == 1))
+      if (result.isDynamicDim(i) &&
+          (i < offset || x.getDimSize(i - offset) == 1))
         composes = false;
     if (composes) {
       getOperandMutable().assign(inner.getOperand());
@@ -1335,12 +1336,12 @@ void WhileOp::build(
   state.addTypes(resultTypes);
   OpBuilder::InsertionGuard guard(builder);
   SmallVector<Location> beforeLocs(inits.size(), state.location);
-  Block *before = builder.createBlock(state.addRegion(), {},
-                                      inits.getTypes(), beforeLocs);
+  Block *before =
+      builder.createBlock(state.addRegion(), {}, inits.getTypes(), beforeLocs);
   beforeBuilder(builder, state.location, before->getArguments());
   SmallVector<Location> afterLocs(resultTypes.size(), state.location);
-  Block *after = builder.createBlock(state.addRegion(), {}, resultTypes,
-                                     afterLocs);
+  Block *after =
+      builder.createBlock(state.addRegion(), {}, resultTypes, afterLocs);
   afterBuilder(builder, state.location, after->getArguments());
 }
 

@@ -260,7 +260,7 @@ public:
   /// Splits `vjp` (generated here) into `@fn_fwd` and `@fn_bwd`; a null
   /// result (and no error) when a residual is not a tensor.
   FailureOr<std::pair<func::FuncOp, func::FuncOp>> split(func::FuncOp fn,
-                                                          func::FuncOp vjp);
+                                                         func::FuncOp vjp);
 
 private:
   LogicalResult cloneForward(Block &block, OpBuilder &b, IRMapping &map,
@@ -470,8 +470,7 @@ LogicalResult VJPGenerator::reverseIf(IfOp op, OpBuilder &b, IRMapping &map,
         status = failure();
         return;
       }
-      for (auto [i, y] :
-           llvm::enumerate(branch.getTerminator()->getOperands()))
+      for (auto [i, y] : llvm::enumerate(branch.getTerminator()->getOperands()))
         accumulate(b, loc, localAdj, y, adj.lookup(op.getResult(i)));
       if (failed(reverse(branch, b, local, localAdj, tapes))) {
         status = failure();
@@ -593,9 +592,8 @@ LogicalResult VJPGenerator::reverseWhile(WhileOp op, OpBuilder &b,
         local.map(arg, v);
     } else {
       for (auto [i, arg] : llvm::enumerate(after.getArguments()))
-        local.map(arg,
-                  StackPopOp::create(b, loc, arg.getType(), tape.stacks[i])
-                      .getResult());
+        local.map(arg, StackPopOp::create(b, loc, arg.getType(), tape.stacks[i])
+                           .getResult());
     }
     Tapes bodyTapes;
     AdjointMap localAdj;

@@ -114,8 +114,8 @@ public:
     for (Value v : vars)
       types.push_back(current.lookup(v).getType());
     builder.setInsertionPoint(ifOp);
-    auto newIf = IfOp::create(builder, ifOp.getLoc(), types,
-                              ifOp.getCondition());
+    auto newIf =
+        IfOp::create(builder, ifOp.getLoc(), types, ifOp.getCondition());
     newIf->setDiscardableAttrs(ifOp->getDiscardableAttrDictionary());
     newIf.getThenRegion().takeBody(ifOp.getThenRegion());
     newIf.getElseRegion().takeBody(ifOp.getElseRegion());

@@ -28,8 +28,8 @@ struct GeneratedVJP {
   /// @f_bwd(args..., residuals..., dys...) -> (dargs...): the VJP cut after
   /// its forward sweep, the residuals being the values the forward sweep
   /// computes and the reverse sweep reads, so a caller keeps them from the
-  /// forward call instead of recomputing it. Null when a residual is not a tensor (a loop's
-  /// !tfc.stack), where only @f_vjp exists.
+  /// forward call instead of recomputing it. Null when a residual is not a
+  /// tensor (a loop's !tfc.stack), where only @f_vjp exists.
   func::FuncOp fwd, bwd;
 };
 
