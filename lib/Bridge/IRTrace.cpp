@@ -42,6 +42,15 @@ struct TracedValue : SymbolicValue {
 };
 } // namespace
 
+std::pair<const IRTrace *, mlir::Value> IRTrace::traced(const Tensor &t) {
+  if (!t.defined() || !t.is_symbolic())
+    return {nullptr, {}};
+  auto *v = dynamic_cast<TracedValue *>(t.symbolic_value());
+  if (!v)
+    return {nullptr, {}};
+  return {v->trace, v->value};
+}
+
 IRTrace::IRTrace(mlir::OpBuilder &at)
     : ctx(at.getContext()), builder(at.getContext()) {
   builder.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());

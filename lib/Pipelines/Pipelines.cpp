@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - One pass pipeline per target -------------*- C++ -*-===//
 #include "tfc/Pipelines/Pipelines.h"
 #include "tfc/Conversion/Passes.h"
+#include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -17,8 +18,10 @@
 using namespace mlir;
 
 void tfc::buildTfcPreparePipeline(OpPassManager &pm) {
-  // Inline calls first so that variable handles passed to callees are
+  // Gradients first (a tape inside a traced function emits tfc.grad); then
+  // inline calls, so that variable handles passed to callees are
   // promoted along with the caller's.
+  pm.addPass(createTfcAutodiffPass());
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createTfcPromoteVariablesPass());

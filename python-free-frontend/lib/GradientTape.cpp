@@ -7,12 +7,11 @@
 //  - While a tfc::function is traced, ops go to the trace hook instead. The
 //    first tape created inside a trace installs a TapeTraceHook that wraps
 //    the tracer's hook: it forwards everything to it and hands the traced ops
-//    to the tapes. Traced `cond`/`while_loop` come through the hook too: each
-//    branch body is logged into a Program while it is traced (the values it
-//    computes live inside the region and cannot be used outside it), and the
-//    whole `cond`/`while_loop` is recorded as one node holding those Programs.
-//    Its gradient replays a Program (re-emitting its ops) inside a new
-//    `cond`/`while_loop` built by the backward pass.
+//    to the tapes. A traced `cond`/`while_loop` (a `tfc.if`/`tfc.while`) is
+//    recorded as one node; its gradient is a `tfc.grad` of an outlined copy
+//    of it (traced_node_vjp, Tracing.cpp), which the tfc-autodiff pass
+//    differentiates when the trace is compiled. The tape has no activity
+//    analysis, if adjoint or loop stack of its own (docs/autodiff.md).
 //
 // A tape records an op only when one of its inputs depends on something the
 // tape watches, identifies tensors by identity (Tensor::id()), and holds the
@@ -21,7 +20,8 @@
 // The backward pass applies the gradient rules (GradientRules.cpp) with the
 // public ops, so it runs eagerly or is traced like any other code, and the
 // tapes that are still recording record it: that is how nested tapes give
-// higher derivatives, eagerly and compiled.
+// higher derivatives, eagerly and compiled (a node's `tfc.grad` is recorded
+// as a node too).
 //
 //===----------------------------------------------------------------------===//
 #include "tfc/frontend/Gradients.h"
@@ -49,53 +49,38 @@ namespace {
 
 using TensorId = const void *;
 
-struct Program;
-
-/// One recorded step: a tape node, or an entry of a traced branch's log.
+/// One recorded step of a tape.
 struct Event {
   enum class Kind {
-    Op,        ///< `outputs[0] = op(inputs..., attrs)`.
-    VarRead,   ///< `outputs[0]` was read from `var`.
-    VarAssign, ///< `var` was written (only logged inside traced branches).
-    Effect,    ///< print / assert_true (logged; skipped when replaying).
-    Cond,      ///< A traced cond: `first`/`second` are the branches.
-    While,     ///< A traced while_loop: `first` is the condition, `second`
-               ///< the body; the first `numLoopVars` inputs are the inits.
-    Custom,    ///< custom_gradient: `backward` is the user's function.
+    Op,     ///< `outputs[0] = op(inputs..., attrs)`.
+    Custom, ///< custom_gradient or a compiled call: `backward(Multi)`.
+    Traced, ///< A traced cond/while_loop or tfc.grad: `traced`.
   };
   Kind kind = Kind::Op;
   OpKind op = OpKind::Add;
   OpAttrs attrs;
-  /// Op: operands. Custom: the inputs. Cond: the predicate while logged;
-  /// every tensor the branches use from outside once recorded on a tape.
-  /// While: the initial loop variables, then (on a tape) the tensors the
-  /// condition and body use from outside.
+  /// Op: operands. Custom: the inputs. Traced: what the op reads from
+  /// outside (TracedNode::externals, under the tapes' identities), then
+  /// the reads of the variables its regions read, made right after it.
   std::vector<Tensor> inputs;
   std::vector<Tensor> outputs;
-  std::shared_ptr<VariableState> var;
-  std::shared_ptr<Program> first, second;
-  Tensor pred;                    ///< Cond: the predicate.
-  size_t numLoopVars = 0;         ///< While.
-  int64_t maximumIterations = -1; ///< While.
-  CustomBackward backward;        ///< Custom with one output.
+  CustomBackward backward; ///< Custom with one output.
   /// Custom with several outputs (a compiled call): one gradient per input
   /// from one dy per output (undefined where none reached it).
   MultiBackward backwardMulti;
-  /// Cond/While on a tape: trainable variables read inside the bodies, with
-  /// the read of each made right after the op (the value the bodies saw,
-  /// since they do not assign it), which the tape watches.
-  std::vector<std::pair<std::shared_ptr<VariableState>, Tensor>> hoisted;
-};
-
-/// What a traced branch (or loop condition/body) computed, in order.
-struct Program {
-  std::vector<Tensor> args; ///< Block arguments (loop condition and body).
-  std::vector<Event> events;
-  std::vector<Tensor> results; ///< What the region yields.
+  std::optional<TracedNode> traced;
+  /// Traced: a custom_gradient ran inside its regions (whose gradient the
+  /// pass, differentiating the forward ops, would not use).
+  bool customInside = false;
 };
 
 std::string describeTensor(const Tensor &t) {
   return std::string(to_string(t.dtype())) + " " + shape_to_string(t.shape());
+}
+
+std::string describeVariable(const VariableState &var) {
+  return var.name.empty() ? "variable #" + std::to_string(var.id)
+                          : "variable '" + var.name + "'";
 }
 
 Tensor onesLike(const Tensor &t) { return ones(t.shape(), t.dtype()); }
@@ -128,6 +113,14 @@ public:
       holds.push_back(t);
   }
   bool isTracked(const Tensor &t) const { return tracked.count(t.id()) != 0; }
+  /// Calls `fn` on the tensors this tape watches or recorded as outputs.
+  template <typename Fn> void forEachTracked(Fn &&fn) const {
+    for (const Tensor &t : holds)
+      fn(t);
+    for (const Event &e : nodes)
+      for (const Tensor &t : e.outputs)
+        fn(t);
+  }
 
   void recordOp(OpKind kind, const Tensor *inputs, size_t n,
                 const OpAttrs &attrs, const Tensor &output);
@@ -165,11 +158,6 @@ private:
   std::vector<Tensor> backwardOf(const Event &node,
                                  const std::vector<Tensor> &outputGrads,
                                  const std::vector<bool> &needed);
-  /// One empty stack per loop variable `saved[i]` of `body`, for the O(N)
-  /// gradient of a traced while_loop; none where it cannot be used.
-  std::optional<std::vector<TracedStack>>
-  newStacks(const Program &body, const std::vector<size_t> &saved) const;
-
   /// The Registry of the thread that created this tape (see Registry).
   const std::shared_ptr<Registry> home;
   std::shared_ptr<TapeTraceHook> scope; ///< Null for an eager tape.
@@ -231,8 +219,6 @@ public:
   TraceHook *const inner;
   /// How many cond/while bodies are being traced right now.
   int depth = 0;
-  /// The logs of those bodies, innermost last.
-  std::vector<Program *> logs;
   size_t tapeCount = 0;
 
   /// Puts the tracer's own hook back when no tape needs this one.
@@ -245,23 +231,18 @@ public:
       reg.hook.reset();
   }
 
-  void log(Event event) {
-    if (!logs.empty())
-      logs.back()->events.push_back(std::move(event));
+  /// A custom_gradient was traced: the bodies being traced contain one.
+  void markCustomGradient() {
+    std::fill(customInBody.begin(), customInBody.end(), true);
   }
+
+  /// Records the traced op whose results are `outputs` (a tfc.if,
+  /// tfc.while or tfc.grad) as one node on the tapes recording here.
+  void recordTracedOp(const std::vector<Tensor> &outputs, bool customInside);
 
   Tensor op(OpKind kind, const Tensor *inputs, size_t numInputs,
             const OpAttrs &attrs, const std::source_location &loc) override {
     Tensor out = inner->op(kind, inputs, numInputs, attrs, loc);
-    if (!logs.empty()) {
-      Event e;
-      e.kind = Event::Kind::Op;
-      e.op = kind;
-      e.attrs = attrs;
-      e.inputs.assign(inputs, inputs + numInputs);
-      e.outputs = {out};
-      log(std::move(e));
-    }
     Registry &reg = registry();
     RegistryLock lock(reg.mutex);
     for (TapeImpl *tape : reg.tapes)
@@ -276,13 +257,6 @@ public:
 
   Tensor var_read(const std::shared_ptr<VariableState> &var) override {
     Tensor out = inner->var_read(var);
-    if (!logs.empty()) {
-      Event e;
-      e.kind = Event::Kind::VarRead;
-      e.var = var;
-      e.outputs = {out};
-      log(std::move(e));
-    }
     Registry &reg = registry();
     RegistryLock lock(reg.mutex);
     if (var->trainable)
@@ -295,10 +269,6 @@ public:
   void var_assign(const std::shared_ptr<VariableState> &var, AssignKind how,
                   const Tensor &value) override {
     inner->var_assign(var, how, value);
-    Event e;
-    e.kind = Event::Kind::VarAssign;
-    e.var = var;
-    log(std::move(e));
   }
 
   void variable_created(const std::shared_ptr<VariableState> &var) override {
@@ -308,30 +278,25 @@ public:
   void print(std::string_view label,
              const std::vector<Tensor> &tensors) override {
     inner->print(label, tensors);
-    Event e;
-    e.kind = Event::Kind::Effect;
-    e.inputs = tensors;
-    log(std::move(e));
   }
 
   void assert_true(const Tensor &pred, std::string_view message,
                    const std::source_location &loc) override {
     inner->assert_true(pred, message, loc);
-    Event e;
-    e.kind = Event::Kind::Effect;
-    e.inputs = {pred};
-    log(std::move(e));
   }
 
-  /// Makes the ops traced while alive go to `program`'s log.
+  /// Counts a body being traced (ops in it are recorded only by tapes
+  /// created inside it) and whether it traces a custom_gradient.
   struct BodyScope {
-    BodyScope(TapeTraceHook &hook, Program &program) : hook(hook) {
+    explicit BodyScope(TapeTraceHook &hook) : hook(hook) {
       ++hook.depth;
-      hook.logs.push_back(&program);
+      hook.customInBody.push_back(false);
     }
     ~BodyScope() {
-      hook.logs.pop_back();
+      bool custom = hook.customInBody.back();
+      hook.customInBody.pop_back();
       --hook.depth;
+      hook.customInLastBody = custom;
     }
     TapeTraceHook &hook;
   };
@@ -341,30 +306,24 @@ public:
                            const std::function<std::vector<Tensor>()> &elseFn,
                            const std::source_location &loc) override {
     // A known predicate: the tracer runs the one branch inline, so its ops
-    // are recorded like any others. (As a node, a branch yielding an outer
-    // tensor unchanged made the node's output its own input, counted twice.)
+    // are recorded like any others.
     if (!pred.is_symbolic())
       return pred.item<bool>() ? thenFn() : elseFn();
     std::shared_ptr<TapeTraceHook> self = shared_from_this();
-    auto thenProgram = std::make_shared<Program>();
-    auto elseProgram = std::make_shared<Program>();
-    auto traceBranch = [&](const std::function<std::vector<Tensor>()> &fn,
-                           Program &program) {
-      BodyScope scope(*this, program);
-      program.results = fn();
-      return program.results;
+    bool custom = false;
+    auto traceBranch = [&](const std::function<std::vector<Tensor>()> &fn) {
+      std::vector<Tensor> results;
+      {
+        BodyScope scope(*this);
+        results = fn();
+      }
+      custom |= customInLastBody;
+      return results;
     };
     std::vector<Tensor> outs = inner->cond(
-        pred, [&] { return traceBranch(thenFn, *thenProgram); },
-        [&] { return traceBranch(elseFn, *elseProgram); }, loc);
-    Event e;
-    e.kind = Event::Kind::Cond;
-    e.pred = pred;
-    e.inputs = {pred};
-    e.outputs = outs;
-    e.first = std::move(thenProgram);
-    e.second = std::move(elseProgram);
-    finishControlFlow(std::move(e));
+        pred, [&] { return traceBranch(thenFn); },
+        [&] { return traceBranch(elseFn); }, loc);
+    recordTracedOp(outs, custom);
     maybeUninstall();
     return outs;
   }
@@ -376,396 +335,81 @@ public:
       const std::vector<Tensor> &loopVars, int64_t maximumIterations,
       const std::source_location &loc) override {
     std::shared_ptr<TapeTraceHook> self = shared_from_this();
-    auto condProgram = std::make_shared<Program>();
-    auto bodyProgram = std::make_shared<Program>();
+    bool custom = false;
     std::vector<Tensor> outs = inner->while_loop(
         [&](const std::vector<Tensor> &vars) -> Tensor {
-          BodyScope scope(*this, *condProgram);
-          condProgram->args = vars;
-          Tensor c = condFn(vars);
-          condProgram->results = {c};
+          Tensor c;
+          {
+            BodyScope scope(*this);
+            c = condFn(vars);
+          }
+          custom |= customInLastBody;
           return c;
         },
         [&](const std::vector<Tensor> &vars) -> std::vector<Tensor> {
-          BodyScope scope(*this, *bodyProgram);
-          bodyProgram->args = vars;
-          bodyProgram->results = bodyFn(vars);
-          return bodyProgram->results;
+          std::vector<Tensor> results;
+          {
+            BodyScope scope(*this);
+            results = bodyFn(vars);
+          }
+          custom |= customInLastBody;
+          return results;
         },
         loopVars, maximumIterations, loc);
-    Event e;
-    e.kind = Event::Kind::While;
-    e.inputs = loopVars;
-    e.numLoopVars = loopVars.size();
-    e.maximumIterations = maximumIterations;
-    e.outputs = outs;
-    e.first = std::move(condProgram);
-    e.second = std::move(bodyProgram);
-    finishControlFlow(std::move(e));
+    recordTracedOp(outs, custom);
     maybeUninstall();
     return outs;
   }
 
 private:
-  void finishControlFlow(Event e);
+  std::vector<bool> customInBody;
+  bool customInLastBody = false;
 };
 
-// --- Bodies: what they use from outside, and replaying them ------------------
-
-/// What the bodies of a Cond/While use from outside themselves.
-struct BodyUses {
-  std::vector<Tensor> externals;
-  std::vector<std::shared_ptr<VariableState>> variablesRead;
-};
-
-class UseCollector {
-public:
-  explicit UseCollector(BodyUses &uses) : uses(uses) {}
-
-  void program(const Program &p) {
-    for (const Tensor &a : p.args)
-      defined.insert(a.id());
-    for (const Event &e : p.events) {
-      for (const Tensor &t : e.inputs)
-        use(t);
-      if (e.kind == Event::Kind::Cond)
-        use(e.pred);
-      if (e.first)
-        program(*e.first);
-      if (e.second)
-        program(*e.second);
-      for (const Tensor &o : e.outputs)
-        defined.insert(o.id());
-      if (e.kind == Event::Kind::VarRead)
-        addVar(uses.variablesRead, e.var);
-    }
-    for (const Tensor &r : p.results)
-      use(r);
-  }
-
-private:
-  void use(const Tensor &t) {
-    if (!t.defined() || defined.count(t.id()) || !seen.insert(t.id()).second)
-      return;
-    uses.externals.push_back(t);
-  }
-  static void addVar(std::vector<std::shared_ptr<VariableState>> &vars,
-                     const std::shared_ptr<VariableState> &var) {
-    if (std::find(vars.begin(), vars.end(), var) == vars.end())
-      vars.push_back(var);
-  }
-  BodyUses &uses;
-  std::unordered_set<TensorId> defined, seen;
-};
-
-/// Which tensors of recorded bodies get an adjoint in the backward pass. A
-/// tensor none of whose uses reaches a seeded result gets none, so the
-/// backward pass gives it no gradient at all: an explicit zero would flow
-/// through the rules of what computed it (sqrt at 0: 0 * inf = NaN) where
-/// the true gradient has no term. Conservative: an op with a rule passes an
-/// adjoint to each float input.
-struct Activity {
-  std::unordered_set<TensorId> tensors;
-  std::unordered_set<const VariableState *> variables; ///< Reads active.
-
-  bool has(const Tensor &t) const {
-    return t.defined() && tensors.count(t.id()) != 0;
-  }
-  void add(const Tensor &t) {
-    if (t.defined() && is_floating(t.dtype()))
-      tensors.insert(t.id());
-  }
-
-  /// Marks what `p`'s events pass adjoints to, given its active tensors
-  /// (results, values from outside and inner values share ids).
-  void program(const Program &p) {
-    for (auto it = p.events.rbegin(); it != p.events.rend(); ++it)
-      event(*it);
-  }
-
-  /// The float loop variables of a While whose adjoints are carried,
-  /// starting from those whose outputs are active: a variable is also active
-  /// when its value entering the body reaches an active one.
-  std::vector<size_t> loopVariables(const Event &e) {
-    const Program &body = *e.second;
-    std::vector<bool> in(e.numLoopVars, false);
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (size_t k = 0; k < e.numLoopVars; ++k)
-        if (!in[k] && is_floating(e.outputs[k].dtype()) &&
-            (has(e.outputs[k]) ||
-             (k < body.args.size() && has(body.args[k])))) {
-          in[k] = changed = true;
-          if (k < body.results.size())
-            add(body.results[k]);
-        }
-      if (changed)
-        program(body);
-    }
-    std::vector<size_t> active;
-    for (size_t k = 0; k < e.numLoopVars; ++k)
-      if (in[k])
-        active.push_back(k);
-    return active;
-  }
-
-private:
-  void event(const Event &e) {
-    switch (e.kind) {
-    case Event::Kind::Op:
-      if (has(e.outputs[0]) && gradient_rule(e.op))
-        for (const Tensor &t : e.inputs)
-          add(t);
-      return;
-    case Event::Kind::Custom:
-      for (const Tensor &o : e.outputs)
-        if (has(o)) {
-          for (const Tensor &t : e.inputs)
-            add(t);
-          return;
-        }
-      return;
-    case Event::Kind::VarRead:
-      if (has(e.outputs[0]))
-        variables.insert(e.var.get());
-      return;
-    case Event::Kind::Cond: {
-      bool any = false;
-      for (size_t k = 0; k < e.outputs.size(); ++k)
-        if (has(e.outputs[k])) {
-          any = true;
-          for (const Program *branch : {e.first.get(), e.second.get()})
-            if (k < branch->results.size())
-              add(branch->results[k]);
-        }
-      if (any) {
-        program(*e.first);
-        program(*e.second);
-      }
-      return;
-    }
-    case Event::Kind::While:
-      for (size_t k : loopVariables(e))
-        add(e.inputs[k]);
-      return;
-    case Event::Kind::VarAssign:
-    case Event::Kind::Effect:
-      return;
-    }
-  }
-};
-
-/// Whether input `j` of a recorded Cond/While node gets an adjoint.
-bool activeInput(const Event &node, size_t j, const Activity &activity) {
-  const Tensor &t = node.inputs[j];
-  if (activity.has(t))
-    return true;
-  for (const auto &[var, value] : node.hoisted)
-    if (value.id() == t.id() && activity.variables.count(var.get()))
-      return true;
-  return false;
-}
-
-/// Adds the ids of every tensor `p` (and the bodies nested in it) reads.
-void collectReads(const Program &p, std::unordered_set<TensorId> &read) {
-  for (const Event &e : p.events) {
-    for (const Tensor &t : e.inputs)
-      if (t.defined())
-        read.insert(t.id());
-    if (e.pred.defined())
-      read.insert(e.pred.id());
-    if (e.first)
-      collectReads(*e.first, read);
-    if (e.second)
-      collectReads(*e.second, read);
-  }
-  for (const Tensor &t : p.results)
-    if (t.defined())
-      read.insert(t.id());
-}
-
-/// The tensors `body` needs to compute its results `wanted` (and those):
-/// what the backward pass of a While recomputes from the saved state.
-std::unordered_set<TensorId> sliceOf(const Program &body,
-                                     const std::vector<size_t> &wanted) {
-  std::unordered_set<TensorId> needed;
-  for (size_t k : wanted)
-    if (k < body.results.size())
-      needed.insert(body.results[k].id());
-  for (auto it = body.events.rbegin(); it != body.events.rend(); ++it) {
-    bool any = false;
-    for (const Tensor &o : it->outputs)
-      any |= needed.count(o.id()) != 0;
-    if (!any)
-      continue;
-    for (const Tensor &t : it->inputs)
-      if (t.defined())
-        needed.insert(t.id());
-    if (it->pred.defined())
-      needed.insert(it->pred.id());
-    if (it->first)
-      collectReads(*it->first, needed);
-    if (it->second)
-      collectReads(*it->second, needed);
-  }
-  return needed;
-}
-
-std::string describeVariable(const VariableState &var) {
-  return var.name.empty() ? "variable #" + std::to_string(var.id)
-                          : "variable '" + var.name + "'";
-}
-
-/// Re-emits recorded events at the current insertion point, mapping the
-/// tensors they computed to the new ones.
-class Replayer {
-public:
-  Tensor get(const Tensor &t) const {
-    auto it = map.find(t.id());
-    return it == map.end() ? t : it->second;
-  }
-  std::vector<Tensor> get(const std::vector<Tensor> &ts) const {
-    std::vector<Tensor> out;
-    out.reserve(ts.size());
-    for (const Tensor &t : ts)
-      out.push_back(get(t));
-    return out;
-  }
-  void bind(const std::vector<Tensor> &from, const std::vector<Tensor> &to) {
-    for (size_t i = 0; i < from.size() && i < to.size(); ++i)
-      map[from[i].id()] = to[i];
-  }
-  void setVariableValue(const VariableState *var, const Tensor &value) {
-    variableValues[var] = value;
-  }
-  /// Replays only the events computing something in `needed` (and those
-  /// that must fail: variable assignments, custom gradients).
-  void keepOnly(const std::unordered_set<TensorId> *needed) { keep = needed; }
-
-  void program(const Program &p) {
-    for (const Event &e : p.events)
-      event(e);
-  }
-
-private:
-  bool skipped(const Event &e) const {
-    if (!keep || e.kind == Event::Kind::VarAssign ||
-        e.kind == Event::Kind::Custom)
-      return false;
-    for (const Tensor &o : e.outputs)
-      if (keep->count(o.id()))
-        return false;
-    return true;
-  }
-
-  void event(const Event &e) {
-    if (skipped(e))
-      return;
-    switch (e.kind) {
-    case Event::Kind::Op: {
-      std::vector<Tensor> inputs = get(e.inputs);
-      map[e.outputs[0].id()] =
-          dispatch(e.op, inputs.data(), inputs.size(), e.attrs);
-      return;
-    }
-    case Event::Kind::VarRead: {
-      auto it = variableValues.find(e.var.get());
-      Tensor value;
-      if (it != variableValues.end())
-        value = it->second;
-      else if (TraceHook *hook = active_trace_hook())
-        value = hook->var_read(e.var);
-      else
-        value = e.var->value;
-      map[e.outputs[0].id()] = value;
-      return;
-    }
-    case Event::Kind::VarAssign:
-      throw InvalidArgumentError(
-          "GradientTape.gradient: cannot differentiate a traced cond or "
-          "while_loop whose body assigns " +
-          describeVariable(*e.var) +
-          " (assign it outside the cond/while_loop)");
-    case Event::Kind::Effect:
-      return;
-    case Event::Kind::Custom:
-      throw InvalidArgumentError(
-          "GradientTape.gradient: cannot differentiate a traced cond or "
-          "while_loop whose body calls a custom_gradient function (call it "
-          "outside the cond/while_loop)");
-    case Event::Kind::Cond: {
-      const Program &thenP = *e.first, &elseP = *e.second;
-      std::vector<Tensor> outs = tfc::cond(
-          get(e.pred),
-          [&] {
-            program(thenP);
-            return get(thenP.results);
-          },
-          [&] {
-            program(elseP);
-            return get(elseP.results);
-          });
-      bind(e.outputs, outs);
-      return;
-    }
-    case Event::Kind::While: {
-      const Program &condP = *e.first, &bodyP = *e.second;
-      std::vector<Tensor> inits(e.inputs.begin(),
-                                e.inputs.begin() + e.numLoopVars);
-      std::vector<Tensor> outs = tfc::while_loop(
-          [&](const std::vector<Tensor> &vars) -> Tensor {
-            bind(condP.args, vars);
-            program(condP);
-            return get(condP.results[0]);
-          },
-          [&](const std::vector<Tensor> &vars) -> std::vector<Tensor> {
-            bind(bodyP.args, vars);
-            program(bodyP);
-            return get(bodyP.results);
-          },
-          get(inits), e.maximumIterations);
-      bind(e.outputs, outs);
-      return;
-    }
-    }
-  }
-
-  std::unordered_map<TensorId, Tensor> map;
-  std::unordered_map<const VariableState *, Tensor> variableValues;
-  const std::unordered_set<TensorId> *keep = nullptr;
-};
-
-void TapeTraceHook::finishControlFlow(Event e) {
-  log(e);
+void TapeTraceHook::recordTracedOp(const std::vector<Tensor> &outputs,
+                                   bool customInside) {
+  if (depth > 0 && customInside)
+    markCustomGradient(); // the enclosing bodies contain it too
   Registry &reg = registry();
   RegistryLock lock(reg.mutex);
-  bool anyTape = false;
-  for (TapeImpl *tape : reg.tapes)
-    anyTape |= tape->inScope(this, depth) && tape->isRecording();
-  if (!anyTape)
-    return;
-  // The node's inputs: every tensor its bodies use from outside, and the
-  // (hoisted) reads of the trainable variables they read.
-  BodyUses uses;
-  UseCollector collector(uses);
-  if (e.kind == Event::Kind::While)
-    for (size_t i = 0; i < e.numLoopVars; ++i)
-      uses.externals.push_back(e.inputs[i]);
-  collector.program(*e.first);
-  collector.program(*e.second);
-  std::vector<Tensor> inputs = std::move(uses.externals);
-  for (const auto &var : uses.variablesRead) {
-    if (!var->trainable)
-      continue;
-    Tensor value = var_read(var); // watched by the tapes, like any read
-    e.hoisted.emplace_back(var, value);
-    inputs.push_back(value);
-  }
-  e.inputs = std::move(inputs);
+  std::vector<TapeImpl *> recording;
   for (TapeImpl *tape : reg.tapes)
     if (tape->inScope(this, depth) && tape->isRecording())
-      tape->recordNode(e);
+      recording.push_back(tape);
+  if (recording.empty())
+    return;
+  std::optional<TracedNode> node = traced_node(outputs);
+  if (!node) {
+    for (const Tensor &o : outputs)
+      if (is_floating(o.dtype()))
+        throw InvalidArgumentError(
+            "GradientTape: internal error: a traced cond/while_loop result "
+            "is not the result of its op");
+    return;
+  }
+  // The node's inputs under the identities the tapes know them by: a
+  // fresh handle of a value the tapes track would get no gradient.
+  std::unordered_map<const void *, Tensor> known;
+  for (TapeImpl *tape : recording)
+    tape->forEachTracked([&](const Tensor &t) {
+      if (const void *key = traced_value_key(t))
+        known.try_emplace(key, t);
+    });
+  Event e;
+  e.kind = Event::Kind::Traced;
+  for (const Tensor &x : node->externals) {
+    auto it = known.find(traced_value_key(x));
+    e.inputs.push_back(it != known.end() ? it->second : x);
+  }
+  // The variables the regions read: read again right after the op (the
+  // value they saw, as they may not assign it) and watched like any read.
+  for (const std::shared_ptr<VariableState> &var : node->variables)
+    e.inputs.push_back(var_read(var));
+  e.outputs = outputs;
+  e.traced = std::move(node);
+  e.customInside = customInside;
+  for (TapeImpl *tape : recording)
+    tape->recordNode(e);
 }
 
 void EagerObserver::recorded(OpKind kind, const Tensor *inputs,
@@ -1038,50 +682,6 @@ std::vector<Tensor> TapeImpl::gradient(const std::vector<Tensor> &targets,
   return result;
 }
 
-std::optional<std::vector<TracedStack>>
-TapeImpl::newStacks(const Program &body,
-                    const std::vector<size_t> &saved) const {
-  bool tracing = false;
-  TapeTraceHook *wrapper = currentWrapper(tracing);
-  if (!wrapper || wrapper != scope.get())
-    return std::nullopt;
-  // A tape that may record this backward pass (now, or later through the
-  // logged body of a cond/while_loop it records) may differentiate it again
-  // (second derivatives). A popped value is defined by no recorded op, so
-  // replaying such a record would use it outside its loop: those keep the
-  // O(N^2) scheme, built from cond/while_loop alone, whose second
-  // derivatives work (WhileGradient.SecondDerivativeThroughTheLoop).
-  Registry &reg = registry();
-  RegistryLock lock(reg.mutex);
-  for (const TapeImpl *t : reg.tapes) {
-    if (t->scope != scope)
-      continue;
-    if (t->depth < wrapper->depth
-            ? !t->stopped
-            : t->depth == wrapper->depth && t->isRecording())
-      return std::nullopt;
-  }
-  // Stack entries have a static shape.
-  for (size_t k : saved)
-    for (int64_t d : body.args[k].shape())
-      if (d < 0)
-        return std::nullopt;
-  std::vector<TracedStack> stacks;
-  for (size_t k : saved) {
-    std::optional<TracedStack> stack = trace_stack_new(
-        wrapper->inner, body.args[k].dtype(), body.args[k].shape());
-    if (!stack) {
-      if (stacks.empty())
-        return std::nullopt; // not a tfc::function trace: nothing built
-      throw InvalidArgumentError("GradientTape.gradient: internal error: "
-                                 "could not create a stack for a loop "
-                                 "variable of a traced while_loop");
-    }
-    stacks.push_back(*stack);
-  }
-  return stacks;
-}
-
 std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
                                          const std::vector<Tensor> &dys,
                                          const std::vector<bool> &needed) {
@@ -1116,242 +716,31 @@ std::vector<Tensor> TapeImpl::backwardOf(const Event &node,
     return grads;
   }
 
-  case Event::Kind::Cond: {
-    // d(inputs) = cond(pred, then: vjp(then body), else: vjp(else body)),
-    // each branch replaying its body under a tape of its own. Only the
-    // outputs with an adjoint are seeded, and only the inputs they reach in
-    // either branch get a gradient (zeros in a branch that does not use one).
-    std::vector<size_t> outs;
-    std::vector<Tensor> outGrads;
-    Activity activity;
-    for (size_t k = 0; k < node.outputs.size(); ++k) {
-      if (!is_floating(node.outputs[k].dtype()) || !dys[k].defined())
-        continue;
-      outs.push_back(k);
-      outGrads.push_back(dys[k]);
-      for (const Program *branch : {node.first.get(), node.second.get()})
-        activity.add(branch->results[k]);
-    }
-    activity.program(*node.first);
-    activity.program(*node.second);
-    std::vector<size_t> wanted;
-    for (size_t j = 0; j < node.inputs.size(); ++j)
-      if (needed[j] && activeInput(node, j, activity))
-        wanted.push_back(j);
-    std::vector<Tensor> result(node.inputs.size());
-    if (wanted.empty())
-      return result;
-    auto branch = [&](const Program &body) {
-      TapeImpl tape(/*persistent=*/false);
-      std::vector<Tensor> sources;
-      for (size_t j : wanted) {
-        tape.watchTensor(node.inputs[j]);
-        sources.push_back(node.inputs[j]);
-      }
-      Replayer replay;
-      for (const auto &[var, value] : node.hoisted)
-        replay.setVariableValue(var.get(), value);
-      replay.program(body);
-      std::vector<Tensor> targets;
-      for (size_t k : outs)
-        targets.push_back(replay.get(body.results[k]));
-      return tape.gradient(targets, outGrads, sources);
-    };
-    std::vector<Tensor> grads = tfc::cond(
-        node.pred, [&] { return branch(*node.first); },
-        [&] { return branch(*node.second); });
-    for (size_t i = 0; i < wanted.size(); ++i)
-      result[wanted[i]] = grads[i];
-    return result;
+  case Event::Kind::Traced: {
+    if (node.customInside)
+      throw InvalidArgumentError(
+          "GradientTape.gradient: cannot differentiate a traced cond or "
+          "while_loop whose body calls a custom_gradient function (call it "
+          "outside the cond/while_loop)");
+    bool tracing = false;
+    TapeTraceHook *wrapper = currentWrapper(tracing);
+    if (!wrapper || wrapper != scope.get())
+      throw InvalidArgumentError(
+          "GradientTape.gradient: the tape recorded a traced cond or "
+          "while_loop; compute its gradient inside the same tfc::function "
+          "trace");
+    std::vector<Tensor> grads =
+        traced_node_vjp(*node.traced, node.inputs, dys, needed);
+    // The tfc.grad just emitted is a node for the tapes recording it
+    // (higher orders).
+    std::vector<Tensor> outs;
+    for (const Tensor &g : grads)
+      if (g.defined())
+        outs.push_back(g);
+    if (!outs.empty())
+      wrapper->recordTracedOp(outs, false);
+    return grads;
   }
-
-  case Event::Kind::While: {
-    // Reverse mode through a loop with a data-dependent trip count. Usually
-    // (whileWithStacks): one replay of the loop pushes the loop variables
-    // entering each iteration onto tfc stacks and counts the iterations N;
-    // the backward loop pops them and applies the body's gradient: O(N).
-    // Where stacks cannot be used (see stacksUsable), the old scheme using
-    // only cond/while_loop: count N by replaying the loop, then for
-    // j = N-1 .. 0 recompute the loop variables entering iteration j
-    // (replaying j iterations from the initial values) and apply the body's
-    // gradient there: O(N^2) recomputation, O(1) extra memory.
-    const Program &condP = *node.first, &bodyP = *node.second;
-    const size_t n = node.numLoopVars;
-    std::vector<Tensor> inits(node.inputs.begin(), node.inputs.begin() + n);
-    // Only the loop variables whose adjoints reach the outputs with one are
-    // carried, and only the outside tensors the body passes them to get a
-    // gradient (the condition passes none).
-    Activity activity;
-    for (size_t k = 0; k < n; ++k)
-      if (dys[k].defined())
-        activity.add(node.outputs[k]);
-    std::vector<size_t> vars = activity.loopVariables(node), externals;
-    for (size_t j = n; j < node.inputs.size(); ++j)
-      if (needed[j] && activeInput(node, j, activity))
-        externals.push_back(j);
-    std::vector<Tensor> result(node.inputs.size());
-    if (vars.empty())
-      return result;
-    auto bindHoisted = [&](Replayer &replay) {
-      for (const auto &[var, value] : node.hoisted)
-        replay.setVariableValue(var.get(), value);
-    };
-    auto bodyStep = [&](const std::vector<Tensor> &state,
-                        const std::unordered_set<TensorId> *only = nullptr) {
-      Replayer replay;
-      replay.keepOnly(only);
-      bindHoisted(replay);
-      replay.bind(bodyP.args, state);
-      replay.program(bodyP);
-      return replay.get(bodyP.results);
-    };
-    auto condStep = [&](const std::vector<Tensor> &state) -> Tensor {
-      Replayer replay;
-      bindHoisted(replay);
-      replay.bind(condP.args, state);
-      replay.program(condP);
-      return replay.get(condP.results[0]);
-    };
-    Tensor zero = from_vector<int64_t>({0}, {});
-    const size_t nv = vars.size();
-    // The body's gradient at the loop variables `x` entering an iteration,
-    // given the adjoints `s[1..nv]` of its results and the sums
-    // `s[1+nv..]` so far: the next backward state after `s[0]`.
-    auto bodyGradient = [&](const std::vector<Tensor> &x,
-                            const std::vector<Tensor> &s,
-                            const std::unordered_set<TensorId> *only) {
-      TapeImpl tape(/*persistent=*/false);
-      std::vector<Tensor> sources;
-      for (size_t k : vars) {
-        tape.watchTensor(x[k]);
-        sources.push_back(x[k]);
-      }
-      for (size_t e : externals) {
-        tape.watchTensor(node.inputs[e]);
-        sources.push_back(node.inputs[e]);
-      }
-      std::vector<Tensor> y = bodyStep(x, only);
-      std::vector<Tensor> targets, outGrads;
-      for (size_t i = 0; i < nv; ++i) {
-        targets.push_back(y[vars[i]]);
-        outGrads.push_back(s[1 + i]);
-      }
-      std::vector<Tensor> g = tape.gradient(targets, outGrads, sources);
-      std::vector<Tensor> next;
-      for (size_t i = 0; i < nv; ++i)
-        next.push_back(g[i]);
-      for (size_t i = 0; i < externals.size(); ++i)
-        next.push_back(s[1 + nv + i] + g[nv + i]);
-      return next;
-    };
-    // The backward state: {counter, d(vars)..., d(externals)...}.
-    auto backwardInit = [&](const Tensor &counter) {
-      std::vector<Tensor> state{counter};
-      for (size_t k : vars)
-        state.push_back(dys[k].defined() ? dys[k] : zerosLike(node.outputs[k]));
-      for (size_t j : externals)
-        state.push_back(zerosLike(node.inputs[j]));
-      return state;
-    };
-    auto finish = [&](const std::vector<Tensor> &final) {
-      for (size_t i = 0; i < nv; ++i)
-        result[vars[i]] = final[1 + i];
-      for (size_t i = 0; i < externals.size(); ++i)
-        result[externals[i]] = final[1 + nv + i];
-      return result;
-    };
-
-    // The backward loop recomputes only what the carried results need:
-    // the loop variables that slice reads (and the carried ones, whose
-    // adjoints are taken with respect to them) are saved.
-    std::unordered_set<TensorId> slice = sliceOf(bodyP, vars);
-    std::vector<size_t> saved;
-    for (size_t k = 0; k < n && k < bodyP.args.size(); ++k)
-      if (slice.count(bodyP.args[k].id()) ||
-          std::find(vars.begin(), vars.end(), k) != vars.end())
-        saved.push_back(k);
-    if (std::optional<std::vector<TracedStack>> stacks =
-            newStacks(bodyP, saved)) {
-      // 1. Replay the loop once, saving the state entering each iteration.
-      std::vector<Tensor> forwardInit = inits;
-      forwardInit.push_back(zero);
-      std::vector<Tensor> counted = tfc::while_loop(
-          [&](const std::vector<Tensor> &state) { return condStep(state); },
-          [&](const std::vector<Tensor> &state) {
-            for (size_t i = 0; i < saved.size(); ++i)
-              trace_stack_push((*stacks)[i], state[saved[i]]);
-            std::vector<Tensor> next = bodyStep(state);
-            next.push_back(state[n] + 1);
-            return next;
-          },
-          forwardInit, node.maximumIterations);
-      // 2. The backward loop: pop the state, apply the body's gradient.
-      std::vector<Tensor> final = tfc::while_loop(
-          [&](const std::vector<Tensor> &s) -> Tensor {
-            return greater(s[0], zero);
-          },
-          [&](const std::vector<Tensor> &s) {
-            // The slice reads no other variable: those are never looked at.
-            std::vector<Tensor> x = inits;
-            for (size_t i = 0; i < saved.size(); ++i)
-              x[saved[i]] = trace_stack_pop((*stacks)[i]);
-            std::vector<Tensor> next{s[0] - 1};
-            std::vector<Tensor> g = bodyGradient(x, s, &slice);
-            next.insert(next.end(), g.begin(), g.end());
-            return next;
-          },
-          backwardInit(counted[n]));
-      for (const TracedStack &stack : *stacks)
-        trace_stack_free(stack);
-      return finish(final);
-    }
-
-    // 1. The trip count.
-    std::vector<Tensor> countInit = inits;
-    countInit.push_back(zero);
-    std::vector<Tensor> counted = tfc::while_loop(
-        [&](const std::vector<Tensor> &state) { return condStep(state); },
-        [&](const std::vector<Tensor> &state) {
-          std::vector<Tensor> next = bodyStep(state);
-          next.push_back(state[n] + 1);
-          return next;
-        },
-        countInit, node.maximumIterations);
-    Tensor tripCount = counted[n];
-
-    // 2. The backward loop: s[0] = k counts up, j = N-1-k.
-    std::vector<Tensor> final = tfc::while_loop(
-        [&](const std::vector<Tensor> &s) -> Tensor {
-          return less(s[0], tripCount);
-        },
-        [&](const std::vector<Tensor> &s) {
-          Tensor j = tripCount - 1 - s[0];
-          std::vector<Tensor> init = inits;
-          init.push_back(zero);
-          std::vector<Tensor> x = tfc::while_loop(
-              [&](const std::vector<Tensor> &r) -> Tensor {
-                return less(r[n], j);
-              },
-              [&](const std::vector<Tensor> &r) {
-                std::vector<Tensor> next = bodyStep(r);
-                next.push_back(r[n] + 1);
-                return next;
-              },
-              init);
-          x.resize(n);
-          std::vector<Tensor> next{s[0] + 1};
-          std::vector<Tensor> g = bodyGradient(x, s, nullptr);
-          next.insert(next.end(), g.begin(), g.end());
-          return next;
-        },
-        backwardInit(zero));
-    return finish(final);
-  }
-
-  case Event::Kind::VarRead:
-  case Event::Kind::VarAssign:
-  case Event::Kind::Effect:
-    break;
   }
   return std::vector<Tensor>(node.inputs.size());
 }
@@ -1390,8 +779,8 @@ Tensor tfc::detail::record_custom_gradient(const std::vector<Tensor> &inputs,
   node.inputs = inputs;
   node.outputs = {value};
   node.backward = std::move(backward);
-  if (wrapper)
-    wrapper->log(node);
+  if (wrapper && wrapper->depth > 0)
+    wrapper->markCustomGradient();
   const int depth = wrapper ? wrapper->depth : 0;
   if (is_floating(value.dtype()))
     for (TapeImpl *tape : reg.tapes)

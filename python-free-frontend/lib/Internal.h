@@ -82,32 +82,44 @@ call_differentiable(const std::shared_ptr<DifferentiableFunction> &fn,
 
 class TraceSession;
 
-// --- Stacks in a trace (GradientTape.cpp) ------------------------------------
-struct TraceHook;
+// --- Traced nodes a tape differentiates with tfc-autodiff -------------------
 
-/// A `!tfc.stack` built in a tfc::function trace. The tape's gradient of a
-/// traced while_loop saves the loop variables entering each iteration on
-/// stacks and pops them in the backward loop (O(N) instead of recomputing).
-/// Stack ops have no public op: they only exist in traced code.
-struct TracedStack {
+/// A traced `tfc.if` or `tfc.while` (a `cond`/`while_loop` with a symbolic
+/// predicate), or the `tfc.grad` that the gradient of such a node emitted,
+/// recorded on a tape as one node (GradientTape.cpp). Its gradient is a
+/// `tfc.grad` of a function holding a copy of the op: the tfc-autodiff pass
+/// differentiates it when the trace is compiled, so activity analysis, if
+/// adjoints and loop stacks exist once, in the pass.
+struct TracedNode {
   TraceSession *session = nullptr;
-  mlir::Value handle;
+  mlir::Operation *op = nullptr;
+  /// What the op reads from outside (its operands, then the values its
+  /// regions use from above), as fresh symbolic tensors.
+  std::vector<Tensor> externals;
+  /// The variables its regions read, in order.
+  std::vector<std::shared_ptr<VariableState>> variables;
 };
 
-/// `tfc.stack_new` at the current insertion point of the trace `hook` is,
-/// for entries of `dtype` and `shape`. Empty when `hook` is not a
-/// tfc::function trace, or when `shape` has a dynamic dim (-1): stack
-/// entries have a fixed size.
-std::optional<TracedStack> trace_stack_new(TraceHook *hook, DType dtype,
-                                           const std::vector<int64_t> &shape);
-/// `tfc.stack_push` of `value` (of the stack's dtype and shape) at the
-/// current insertion point.
-void trace_stack_push(const TracedStack &stack, const Tensor &value);
-/// `tfc.stack_pop` at the current insertion point.
-Tensor trace_stack_pop(const TracedStack &stack);
-/// `tfc.stack_free`: no use of the stack may follow.
-void trace_stack_free(const TracedStack &stack);
-// --- end stacks --------------------------------------------------------------
+/// The traced value behind a symbolic tensor, as an opaque key (handles of
+/// the same value share it); null for a concrete tensor.
+const void *traced_value_key(const Tensor &t);
+
+/// The node of the op of a tfc::function trace whose results are `outputs`
+/// (in order; a while_loop's hidden iteration counter may follow); empty
+/// when there is none.
+std::optional<TracedNode> traced_node(const std::vector<Tensor> &outputs);
+
+/// Emits the node's vector-Jacobian product at the trace's insertion point
+/// as a `tfc.grad` of an outlined copy of the op. `inputs`: the node's
+/// externals (maybe other handles of the same values), then one value per
+/// variable (what the copy reads for it); `dys`: one per op result
+/// (undefined: no adjoint). Returns one gradient per input, undefined where
+/// not `needed`. Throws InvalidArgumentError, saying why, for an op whose
+/// regions assign a variable or hold a dynamically shaped value.
+std::vector<Tensor> traced_node_vjp(const TracedNode &node,
+                                    const std::vector<Tensor> &inputs,
+                                    const std::vector<Tensor> &dys,
+                                    const std::vector<bool> &needed);
 } // namespace tfc::detail
 #pragma GCC visibility pop
 

@@ -13,6 +13,7 @@
 #include "tfc/Bridge/IRTrace.h"
 #include "tfc/Bridge/Types.h"
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
+#include "tfc/Dialect/Tfc/Transforms/Autodiff.h"
 #include "tfc/JIT/JIT.h"
 #include "tfc/SharedContext.h"
 #include "tfc/frontend/Function.h"
@@ -27,7 +28,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -184,33 +189,12 @@ public:
   std::vector<Tensor> arguments;
   std::vector<std::shared_ptr<VariableState>> variables;
 
-  // --- Stacks (TracedStack, Internal.h) ----------------------------------
-  mlir::Value stackNew(DType dtype, const std::vector<int64_t> &shape) {
-    auto type =
-        mlir::tfc::StackType::get(ctx, bridge::tensorType(ctx, dtype, shape));
-    return mlir::tfc::StackNewOp::create(builder, builder.getUnknownLoc(),
-                                         type);
-  }
-  void stackPush(mlir::Value stack, const Tensor &value) {
-    mlir::Value v = toValue(value, "stack_push");
-    auto element = mlir::cast<mlir::tfc::StackType>(stack.getType());
-    if (v.getType() != element.getElementType())
-      throw InvalidArgumentError("internal error: stack_push of a " +
-                                 typeString(v.getType()) + " onto a stack of " +
-                                 typeString(element.getElementType()));
-    mlir::tfc::StackPushOp::create(builder, builder.getUnknownLoc(), stack, v);
-  }
-  Tensor stackPop(mlir::Value stack) {
-    auto element = mlir::cast<mlir::tfc::StackType>(stack.getType());
-    return symbolic(
-        mlir::tfc::StackPopOp::create(builder, builder.getUnknownLoc(),
-                                      element.getElementType(), stack)
-            .getResult());
-  }
-  void stackFree(mlir::Value stack) {
-    mlir::tfc::StackFreeOp::create(builder, builder.getUnknownLoc(), stack);
-  }
-  // --- end stacks --------------------------------------------------------
+  // --- Tape nodes differentiated by tfc-autodiff (Internal.h) -----------
+  std::optional<TracedNode> tracedNode(const std::vector<Tensor> &outputs);
+  std::vector<Tensor> nodeVJP(const TracedNode &node,
+                              const std::vector<Tensor> &inputs,
+                              const std::vector<Tensor> &dys,
+                              const std::vector<bool> &needed);
 
 private:
   mlir::Value variableHandle(const std::shared_ptr<VariableState> &var) {
@@ -235,6 +219,7 @@ private:
   mlir::func::FuncOp func;
   std::vector<mlir::Value> varArgs;
   bool firstTrace;
+  size_t tapeGradients = 0; ///< Functions nodeVJP outlined.
 
 public:
   /// When the trace began (TFC_TIMING's "trace" figure).
@@ -1048,30 +1033,257 @@ std::string FunctionCore::ir(std::string_view stage) const {
 }
 
 //===----------------------------------------------------------------------===//
-// Stacks in a trace (GradientTape.cpp)
+// Tape nodes differentiated by tfc-autodiff (GradientTape.cpp)
 //===----------------------------------------------------------------------===//
 
-std::optional<TracedStack> trace_stack_new(TraceHook *hook, DType dtype,
-                                           const std::vector<int64_t> &shape) {
-  auto *session = dynamic_cast<TraceSession *>(hook);
+namespace {
+
+/// What `op` reads from outside: tensors (its operands, then the values its
+/// regions use from above) and `!tfc.var` handles.
+void externalValues(mlir::Operation *op,
+                    llvm::SmallVectorImpl<mlir::Value> &tensors,
+                    llvm::SmallVectorImpl<mlir::Value> &handles) {
+  llvm::SetVector<mlir::Value> used(op->getOperands().begin(),
+                                    op->getOperands().end());
+  mlir::getUsedValuesDefinedAbove(op->getRegions(), used);
+  for (mlir::Value v : used)
+    (mlir::isa<mlir::tfc::VarType>(v.getType()) ? handles : tensors)
+        .push_back(v);
+}
+
+bool isFloat(mlir::Type t) {
+  auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(t);
+  return tensor && mlir::isa<mlir::FloatType>(tensor.getElementType());
+}
+
+} // namespace
+
+std::optional<TracedNode>
+TraceSession::tracedNode(const std::vector<Tensor> &outputs) {
+  mlir::Operation *op = nullptr;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    auto [trace, value] = bridge::IRTrace::traced(outputs[i]);
+    auto result = mlir::dyn_cast_or_null<mlir::OpResult>(value);
+    if (trace != this || !result || result.getResultNumber() != i ||
+        (op && result.getOwner() != op))
+      return std::nullopt;
+    op = result.getOwner();
+  }
+  // A while_loop with maximum_iterations has a hidden counter result last.
+  if (!op || op->getNumResults() < outputs.size() ||
+      !mlir::isa<mlir::tfc::IfOp, mlir::tfc::WhileOp, mlir::tfc::GradOp>(op))
+    return std::nullopt;
+  TracedNode node;
+  node.session = this;
+  node.op = op;
+  llvm::SmallVector<mlir::Value> tensors, handles;
+  externalValues(op, tensors, handles);
+  for (mlir::Value v : tensors)
+    node.externals.push_back(symbolic(v));
+  for (mlir::Value h : handles)
+    for (size_t i = 0; i < varArgs.size(); ++i)
+      if (varArgs[i] == h)
+        node.variables.push_back(variables[i]);
+  return node;
+}
+
+std::vector<Tensor> TraceSession::nodeVJP(const TracedNode &node,
+                                          const std::vector<Tensor> &inputs,
+                                          const std::vector<Tensor> &dys,
+                                          const std::vector<bool> &needed) {
+  const char *api = "GradientTape.gradient";
+  mlir::Operation *op = node.op;
+  const std::string what =
+      mlir::isa<mlir::tfc::IfOp>(op)      ? "a traced cond"
+      : mlir::isa<mlir::tfc::WhileOp>(op) ? "a traced while_loop"
+                                          : "a gradient computed in a trace";
+  llvm::SmallVector<mlir::Value> tensors, handles;
+  externalValues(op, tensors, handles);
+  const size_t numTensors = tensors.size();
+  if (inputs.size() != numTensors + handles.size() ||
+      dys.size() > op->getNumResults())
+    throw InvalidArgumentError(std::string(api) +
+                               ": internal error: a traced node's inputs "
+                               "changed");
+  // The regions may read the variables (the copy below reads the values
+  // the tape watched instead) but not write them.
+  auto variableName = [&](mlir::Value handle) {
+    for (size_t i = 0; i < varArgs.size(); ++i)
+      if (varArgs[i] == handle)
+        return variables[i]->name.empty()
+                   ? std::string("a Variable")
+                   : "Variable '" + variables[i]->name + "'";
+    return std::string("a Variable");
+  };
+  op->walk([&](mlir::Operation *inner) {
+    if (!mlir::isa<mlir::tfc::VarAssignOp, mlir::tfc::VarAssignAddOp,
+                   mlir::tfc::VarAssignSubOp>(inner))
+      return;
+    throw InvalidArgumentError(
+        std::string(api) + ": cannot differentiate " + what +
+        " whose body assigns " + variableName(inner->getOperand(0)) +
+        " (assign it outside the cond/while_loop)");
+  });
+  // tfc-autodiff differentiates statically shaped code only.
+  auto requireStatic = [&](mlir::Type t) {
+    auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(t);
+    if (tensor && !tensor.hasStaticShape())
+      throw InvalidArgumentError(
+          std::string(api) + ": cannot differentiate " + what +
+          " with a value of dynamic shape " + typeString(t) +
+          " (a reduce_retracing function): the gradient of traced control "
+          "flow needs static shapes; trace without reduce_retracing");
+  };
+  for (mlir::Value v : tensors)
+    requireStatic(v.getType());
+  for (mlir::Type t : op->getResultTypes())
+    requireStatic(t);
+  op->walk([&](mlir::Operation *inner) {
+    for (mlir::Region &region : inner->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::BlockArgument arg : block.getArguments())
+          requireStatic(arg.getType());
+  });
+
+  std::vector<Tensor> grads(inputs.size());
+  llvm::SmallVector<int64_t> wrt;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (needed[i] && is_floating(inputs[i].dtype()))
+      wrt.push_back(static_cast<int64_t>(i));
+  bool anyDy = false;
+  for (size_t k = 0; k < dys.size(); ++k)
+    anyDy |= dys[k].defined() && isFloat(op->getResult(k).getType());
+  if (wrt.empty() || !anyDy)
+    return grads;
+
+  // @f(inputs..., dys...) = sum_k sum(result_k * dy_k), with a copy of `op`
+  // computing the results: its gradient is the op's vector-Jacobian product.
+  mlir::Location loc = op->getLoc();
+  std::optional<mlir::Location> savedLocation = fixedLocation;
+  fixedLocation = loc;
+  auto restoreLocation =
+      llvm::make_scope_exit([&] { fixedLocation = savedLocation; });
+  llvm::SmallVector<mlir::Value> operands;
+  for (const Tensor &t : inputs)
+    operands.push_back(toValue(t, "GradientTape.gradient"));
+  llvm::SmallVector<unsigned> seeded;
+  for (size_t k = 0; k < dys.size(); ++k)
+    if (dys[k].defined() && isFloat(op->getResult(k).getType())) {
+      seeded.push_back(static_cast<unsigned>(k));
+      operands.push_back(toValue(dys[k], "GradientTape.gradient"));
+    }
+  llvm::SmallVector<mlir::Type> argTypes;
+  for (mlir::Value v : operands)
+    argTypes.push_back(v.getType());
+  std::string name;
+  mlir::func::FuncOp fn;
+  {
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  for (size_t n = tapeGradients++;; n = tapeGradients++) {
+    name = func.getName().str() + "_tape_grad_" + std::to_string(n);
+    if (!module->lookupSymbol(name))
+      break;
+  }
+  builder.setInsertionPoint(func);
+  fn = mlir::func::FuncOp::create(builder, loc, name,
+                                       builder.getFunctionType(argTypes, {}));
+  fn.setPrivate();
+  mlir::Block *entry = fn.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  mlir::IRMapping map;
+  for (size_t i = 0; i < numTensors; ++i)
+    map.map(tensors[i], entry->getArgument(i));
+  mlir::Operation *copy = builder.clone(*op, map);
+  // Reads of the variables become the arguments the tape watched; prints
+  // and asserts already ran in the forward pass.
+  llvm::SmallVector<mlir::Operation *> dead;
+  copy->walk([&](mlir::Operation *inner) {
+    if (auto read = mlir::dyn_cast<mlir::tfc::VarReadOp>(inner)) {
+      for (size_t j = 0; j < handles.size(); ++j)
+        if (read.getVar() == handles[j])
+          read.getResult().replaceAllUsesWith(
+              entry->getArgument(numTensors + j));
+      dead.push_back(inner);
+    } else if (mlir::isa<mlir::tfc::PrintOp, mlir::tfc::AssertOp>(inner)) {
+      dead.push_back(inner);
+    }
+  });
+  for (mlir::Operation *d : dead)
+    d->erase();
+  const bool f64 = llvm::any_of(seeded, [&](unsigned k) {
+    return mlir::cast<mlir::RankedTensorType>(op->getResult(k).getType())
+        .getElementType()
+        .isF64();
+  });
+  Tensor total;
+  std::source_location here = std::source_location::current();
+  for (auto [j, k] : llvm::enumerate(seeded)) {
+    Tensor parts[2] = {symbolic(copy->getResult(k)),
+                       symbolic(entry->getArgument(inputs.size() + j))};
+    Tensor term = IRTrace::op(OpKind::Mul, parts, 2, {}, here);
+    if (!term.shape().empty()) {
+      OpAttrs all;
+      for (size_t d = 0; d < term.shape().size(); ++d)
+        all.axes.push_back(static_cast<int64_t>(d));
+      term = IRTrace::op(OpKind::ReduceSum, &term, 1, all, here);
+    }
+    if (f64 && term.dtype() != DType::Float64) {
+      OpAttrs cast;
+      cast.dtype = DType::Float64;
+      term = IRTrace::op(OpKind::Cast, &term, 1, cast, here);
+    }
+    if (total.defined()) {
+      Tensor sum[2] = {total, term};
+      total = IRTrace::op(OpKind::Add, sum, 2, {}, here);
+    } else {
+      total = term;
+    }
+  }
+  mlir::Value result = toValue(total, "GradientTape.gradient");
+  mlir::func::ReturnOp::create(builder, loc, result);
+  fn.setFunctionType(builder.getFunctionType(argTypes, {result.getType()}));
+  } // back at the trace's insertion point
+  // Only the inputs the adjoint reaches get a gradient (an explicit zero
+  // would flow through the rules of what computed them).
+  llvm::SmallVector<unsigned> active =
+      mlir::tfc::activeArguments(module.get(), fn);
+  llvm::erase_if(wrt, [&](int64_t i) {
+    return !llvm::is_contained(active, static_cast<unsigned>(i));
+  });
+  if (wrt.empty()) {
+    fn.erase();
+    return grads;
+  }
+  llvm::SmallVector<mlir::Type> gradTypes;
+  for (int64_t i : wrt)
+    gradTypes.push_back(operands[i].getType());
+  auto grad = mlir::tfc::GradOp::create(
+      builder, loc, gradTypes, mlir::FlatSymbolRefAttr::get(fn),
+      builder.getDenseI64ArrayAttr(wrt), operands);
+  for (auto [j, i] : llvm::enumerate(wrt))
+    grads[i] = symbolic(grad.getResult(j));
+  return grads;
+}
+
+const void *traced_value_key(const Tensor &t) {
+  return bridge::IRTrace::traced(t).second.getAsOpaquePointer();
+}
+
+std::optional<TracedNode> traced_node(const std::vector<Tensor> &outputs) {
+  if (outputs.empty())
+    return std::nullopt;
+  auto [trace, value] = bridge::IRTrace::traced(outputs[0]);
+  auto *session = dynamic_cast<TraceSession *>(const_cast<bridge::IRTrace *>(trace));
   if (!session)
     return std::nullopt;
-  for (int64_t d : shape)
-    if (d < 0)
-      return std::nullopt;
-  return TracedStack{session, session->stackNew(dtype, shape)};
+  return session->tracedNode(outputs);
 }
 
-void trace_stack_push(const TracedStack &stack, const Tensor &value) {
-  stack.session->stackPush(stack.handle, value);
-}
-
-Tensor trace_stack_pop(const TracedStack &stack) {
-  return stack.session->stackPop(stack.handle);
-}
-
-void trace_stack_free(const TracedStack &stack) {
-  stack.session->stackFree(stack.handle);
+std::vector<Tensor> traced_node_vjp(const TracedNode &node,
+                                    const std::vector<Tensor> &inputs,
+                                    const std::vector<Tensor> &dys,
+                                    const std::vector<bool> &needed) {
+  return node.session->nodeVJP(node, inputs, dys, needed);
 }
 
 } // namespace tfc::detail

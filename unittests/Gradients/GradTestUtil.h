@@ -80,7 +80,8 @@ inline std::vector<Tensor> eagerGradients(const Fn &fn,
 inline std::vector<Tensor> compiledGradients(const Fn &fn,
                                              const std::vector<Tensor> &inputs,
                                              const Tensor &weights,
-                                             std::string *ir = nullptr) {
+                                             std::string *ir = nullptr,
+                                             const char *stage = "tfc") {
   auto f = function([&](const auto &...xs) -> std::vector<Tensor> {
     std::vector<Tensor> in{xs...};
     GradientTape tape;
@@ -103,7 +104,7 @@ inline std::vector<Tensor> compiledGradients(const Fn &fn,
     ADD_FAILURE() << "compiledGradients: 1 to 3 inputs";
   }
   if (ir)
-    *ir = f.ir("tfc");
+    *ir = f.ir(stage);
   return grads;
 }
 

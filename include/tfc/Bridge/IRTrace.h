@@ -27,6 +27,7 @@
 #include <optional>
 #include <source_location>
 #include <string_view>
+#include <utility>
 
 // Internal to libtfc.so: not exported (docs/architecture.md).
 #pragma GCC visibility push(hidden)
@@ -57,6 +58,10 @@ public:
   void setFixedLocation(mlir::Location loc) { fixedLocation = loc; }
 
   mlir::OpBuilder &getBuilder() { return builder; }
+
+  /// The trace a symbolic tensor was built by and its IR value; {null, {}}
+  /// for a concrete tensor or one of another kind of trace.
+  static std::pair<const IRTrace *, mlir::Value> traced(const Tensor &t);
 
   // --- TraceHook ---------------------------------------------------------
   /// Builds the op (no folding: a subclass may fold concrete inputs).

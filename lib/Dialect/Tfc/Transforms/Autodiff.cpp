@@ -87,6 +87,38 @@ void fillRegion(OpBuilder &b, Region &region, TypeRange types, Location loc,
   body(b, loc, ValueRange(block->getArguments()));
 }
 
+/// Removes from the adjoint loop body `body` the forward ops it recomputes
+/// for nothing, then the stacks of `stacks` whose popped value it no longer
+/// uses (a counter the condition alone reads): their stack_new, push and pop
+/// go, and the entry becomes null.
+void pruneStacks(Block &body, SmallVectorImpl<Value> &stacks) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op = body.getTerminator()->getPrevNode(); op;) {
+      Operation *prev = op->getPrevNode();
+      if (isOpTriviallyDead(op)) {
+        op->erase();
+        changed = true;
+      }
+      op = prev;
+    }
+  }
+  for (Value &stack : stacks) {
+    if (!stack)
+      continue;
+    bool popUsed = false;
+    for (Operation *user : stack.getUsers())
+      if (auto pop = dyn_cast<StackPopOp>(user))
+        popUsed |= !pop.getResult().use_empty();
+    if (popUsed)
+      continue;
+    for (Operation *user : llvm::make_early_inc_range(stack.getUsers()))
+      user->erase();
+    stack.getDefiningOp()->erase();
+    stack = nullptr;
+  }
+}
+
 Value splat(OpBuilder &b, Location loc, Type type, double value) {
   auto tensor = cast<RankedTensorType>(type);
   Type elt = tensor.getElementType();
@@ -185,7 +217,7 @@ public:
         add(call.getOperand(i));
       return;
     }
-    if (isa<CustomGradientOp>(op) || ::tfc::bridge::hasGradientRule(&op))
+    if (isa<CustomGradientOp, GradOp>(op) || ::tfc::bridge::hasGradientRule(&op))
       for (Value v : op.getOperands())
         add(v);
   }
@@ -288,7 +320,8 @@ private:
   /// entering it from the loop's inits (O(N^2)), so the generated gradient
   /// has no stack ops and can be differentiated again.
   bool recomputeLoops;
-  llvm::DenseMap<Operation *, func::FuncOp> vjps;
+  /// Per (function, recomputeLoops): its VJP.
+  llvm::DenseMap<std::pair<Operation *, unsigned>, func::FuncOp> vjps;
   llvm::DenseSet<Operation *> inProgress;
   llvm::DenseSet<Operation *> lowered;
   /// Per generated VJP: its last forward-sweep op (null: none) and the
@@ -543,7 +576,8 @@ LogicalResult VJPGenerator::reverseWhile(WhileOp op, OpBuilder &b,
   Operation *yield = op.getYieldOp();
   auto freeStacks = [&] {
     for (Value s : tape.stacks)
-      StackFreeOp::create(b, loc, s);
+      if (s)
+        StackFreeOp::create(b, loc, s);
   };
   bool any = false;
   for (Value r : op.getResults())
@@ -629,6 +663,7 @@ LogicalResult VJPGenerator::reverseWhile(WhileOp op, OpBuilder &b,
     accumulate(b, loc, adj, op.getInits()[i], loop->getResult(1 + k));
   for (auto [j, c] : llvm::enumerate(captured))
     accumulate(b, loc, adj, c, loop->getResult(1 + floats.size() + j));
+  pruneStacks(loop.getAfter().front(), tape.stacks);
   freeStacks();
   return success();
 }
@@ -704,7 +739,7 @@ LogicalResult VJPGenerator::reverseCustom(CustomGradientOp op, OpBuilder &b,
 
 FailureOr<func::FuncOp> VJPGenerator::getOrCreateVJP(func::FuncOp fn,
                                                      Operation *user) {
-  if (auto it = vjps.find(fn); it != vjps.end())
+  if (auto it = vjps.find({fn, unsigned(recomputeLoops)}); it != vjps.end())
     return it->second;
   if (inProgress.contains(fn))
     return user->emitOpError("differentiates @")
@@ -722,8 +757,15 @@ FailureOr<func::FuncOp> VJPGenerator::getOrCreateVJP(func::FuncOp fn,
   }
   inProgress.insert(fn);
   auto done = llvm::make_scope_exit([&] { inProgress.erase(fn); });
-  if (failed(lowerGradOps(fn)))
-    return failure();
+  {
+    // The VJPs that `fn`'s own tfc.grads call are differentiated with it:
+    // they keep no stacks.
+    const bool saved = recomputeLoops;
+    recomputeLoops = true;
+    auto restore = llvm::make_scope_exit([&] { recomputeLoops = saved; });
+    if (failed(lowerGradOps(fn)))
+      return failure();
+  }
 
   FunctionType type = fn.getFunctionType();
   SmallVector<Type> inputs(type.getInputs());
@@ -741,6 +783,8 @@ FailureOr<func::FuncOp> VJPGenerator::getOrCreateVJP(func::FuncOp fn,
                                   b.getFunctionType(inputs, outputs));
   symbols.insert(vjp); // Renames on a clash.
   vjp->setAttr("tfc.vjp_of", FlatSymbolRefAttr::get(fn));
+  if (fn.isPrivate())
+    vjp.setPrivate();
   Block *entry = vjp.addEntryBlock();
   b.setInsertionPointToEnd(entry);
 
@@ -770,7 +814,7 @@ FailureOr<func::FuncOp> VJPGenerator::getOrCreateVJP(func::FuncOp fn,
     if (isFloatTensor(arg.getType()))
       grads.push_back(adjointOrZero(b, fn.getLoc(), adj, arg));
   func::ReturnOp::create(b, fn.getLoc(), grads);
-  vjps[fn] = vjp;
+  vjps[{fn, unsigned(recomputeLoops)}] = vjp;
   return vjp;
 }
 
@@ -916,14 +960,37 @@ struct TfcAutodiffPass
     : public mlir::tfc::impl::TfcAutodiffPassBase<TfcAutodiffPass> {
   void runOnOperation() override {
     VJPGenerator generator(getOperation());
+    // A function a tfc.grad differentiates has its own tfc.grads lowered
+    // when its VJP is generated (to stack-free VJPs, which it
+    // differentiates); the others are lowered here.
+    llvm::DenseSet<StringAttr> differentiated;
+    getOperation().walk([&](GradOp op) {
+      differentiated.insert(op.getCalleeAttr().getAttr());
+    });
     SmallVector<func::FuncOp> functions(getOperation().getOps<func::FuncOp>());
     for (func::FuncOp fn : functions)
-      if (failed(generator.lowerGradOps(fn)))
+      if (!differentiated.contains(fn.getSymNameAttr()) &&
+          failed(generator.lowerGradOps(fn)))
         return signalPassFailure();
   }
 };
 
 } // namespace
+
+SmallVector<unsigned> mlir::tfc::activeArguments(ModuleOp module,
+                                                func::FuncOp fn) {
+  SymbolTable symbols(module);
+  Activity activity(symbols);
+  Block &body = fn.getBody().front();
+  for (Value r : body.getTerminator()->getOperands())
+    activity.add(r);
+  activity.block(body);
+  SmallVector<unsigned> active;
+  for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+    if (activity.has(arg))
+      active.push_back(i);
+  return active;
+}
 
 FailureOr<mlir::tfc::GeneratedVJP>
 mlir::tfc::generateVJP(ModuleOp module, func::FuncOp fn, bool recomputeLoops) {

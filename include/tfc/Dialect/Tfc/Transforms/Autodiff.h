@@ -42,6 +42,12 @@ struct GeneratedVJP {
 FailureOr<GeneratedVJP> generateVJP(ModuleOp module, func::FuncOp fn,
                                     bool recomputeLoops = false);
 
+/// The arguments of `fn` (a function of one block) that the adjoints of its
+/// results reach, by the pass's activity analysis: the others get no
+/// gradient at all (not an explicit zero, which would flow through the rules
+/// of what computed them: sqrt's at 0 gives 0 * inf = NaN).
+SmallVector<unsigned> activeArguments(ModuleOp module, func::FuncOp fn);
+
 #define GEN_PASS_DECL
 #include "tfc/Dialect/Tfc/Transforms/AutodiffPasses.h.inc"
 
