@@ -44,8 +44,18 @@ TEST(CondGradient, CompiledGradientIsAnIfOnTheSamePredicate) {
   Tensor x = rand64({3}, 0.2, 1, 4), y = rand64({3}, -1, 1, 5);
   std::string ir;
   compiledGradients(branchy, {x, y}, ones({3}, DType::Float64), &ir);
-  // The forward if and the backward if (the branches' adjoints).
+  // As traced: the tape emitted one tfc.grad of an outlined copy of the
+  // if (the forward if and the copy), no backward of its own.
+  EXPECT_EQ(countOf(ir, "tfc.grad @"), 1u) << ir;
   EXPECT_EQ(countOf(ir, "tfc.if"), 2u) << ir;
+  // After tfc-autodiff, inlining and CSE, one if: the backward if (the
+  // branches' adjoints) on the same predicate; the function returns only
+  // gradients, so the forward if is dead. The outlined copy is gone.
+  compiledGradients(branchy, {x, y}, ones({3}, DType::Float64), &ir,
+                    "optimized");
+  EXPECT_EQ(countOf(ir, "tfc.grad"), 0u) << ir;
+  EXPECT_EQ(countOf(ir, "_tape_grad_"), 0u) << ir;
+  EXPECT_EQ(countOf(ir, "scf.if"), 1u) << ir;
 }
 
 TEST(CondGradient, BranchReturningAnOuterTensorAndSeveralResults) {
