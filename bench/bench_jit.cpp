@@ -20,6 +20,11 @@
 //   Compile50Distinct/FirstCall/O
 //                             like Compile50 with ten different activations,
 //                             so tfc-dedup-fusions finds nothing to share.
+//   Compile50Grad/{FirstCall,InsideFirstCall}/2
+//                             forward plus backward of the 50-op function:
+//                             a fresh function called under a tape and
+//                             differentiated (its VJP generated and
+//                             compiled), and with the tape inside it.
 //   (The persistent compile cache is off here unless TFC_CACHE_DIR is set.)
 //   Call/{Compiled,Module,Eager}/n
 //                             `a + b` on n floats: a cached tfc::function
@@ -39,6 +44,9 @@
 //                             around the compiled call (its compiled VJP),
 //                             eagerly (the tape records every op), and with
 //                             the tape inside the compiled function.
+//   LstmGrad/GemmsAlone/hidden/batch
+//                             the step's four GEMMs alone (OpenBLAS): the
+//                             floor of any of the three.
 //
 // --profile runs STEPS compiled calls inside tfcProfileRegion() and exits,
 // for `valgrind --tool=callgrind --toggle-collect=tfcProfileRegion ...`.
@@ -50,6 +58,7 @@
 #include <tfc/tfc.h>
 
 #include <benchmark/benchmark.h>
+#include <cblas.h>
 
 #include <cmath>
 #include <cstdio>
@@ -171,6 +180,64 @@ void BM_Compile50FirstCall(benchmark::State &st) {
     tfc::Tensor y = f(a.x, a.w, a.b);
     benchmark::DoNotOptimize(y.unsafe_impl());
     st.PauseTiming(); // Freeing the JIT'd module is not compile time.
+    { auto dead = std::move(f); }
+    st.ResumeTiming();
+  }
+}
+
+/// Forward plus backward of `fifty`: a fresh function called under a tape
+/// and differentiated (w.r.t. w and b), timed from trace to gradients. The
+/// first recorded call compiles @f_fwd/@f_bwd/@f_vjp (tfc-vjp) besides the
+/// forward, and the backward for the needed set. `Inside`: the tape inside
+/// the function, one module with forward and backward (tfc-autodiff for
+/// control flow; here straight-line code).
+void BM_Compile50GradFirstCall(benchmark::State &st) {
+  FiftyArgs a;
+  auto gradient = [&](auto &f) {
+    tfc::GradientTape tape;
+    tape.watch(std::vector<tfc::Tensor>{a.w, a.b});
+    tfc::Tensor loss = tfc::reduce_sum(f(a.x, a.w, a.b));
+    return tape.gradient(loss, std::vector<tfc::Tensor>{a.w, a.b});
+  };
+  auto eagerFn = [](const auto &...t) { return fifty(t...); };
+  std::vector<tfc::Tensor> want = gradient(eagerFn);
+  {
+    auto f = makeFifty(2);
+    std::vector<tfc::Tensor> got = gradient(f);
+    check(maxDiff(got[0], want[0]) < 1e-4f && maxDiff(got[1], want[1]) < 1e-4f,
+          "Compile50Grad");
+  }
+  for (auto _ : st) {
+    auto f = makeFifty(2);
+    std::vector<tfc::Tensor> g = gradient(f);
+    benchmark::DoNotOptimize(g[0].unsafe_impl());
+    st.PauseTiming();
+    { auto dead = std::move(f); }
+    st.ResumeTiming();
+  }
+}
+
+void BM_Compile50GradInsideFirstCall(benchmark::State &st) {
+  FiftyArgs a;
+  auto step = [](const tfc::Tensor &x, const tfc::Tensor &w,
+                 const tfc::Tensor &b) {
+    tfc::GradientTape tape;
+    tape.watch(std::vector<tfc::Tensor>{w, b});
+    tfc::Tensor loss = tfc::reduce_sum(fifty(x, w, b));
+    return tape.gradient(loss, std::vector<tfc::Tensor>{w, b});
+  };
+  std::vector<tfc::Tensor> want = step(a.x, a.w, a.b);
+  {
+    auto f = tfc::function(step);
+    std::vector<tfc::Tensor> got = f(a.x, a.w, a.b);
+    check(maxDiff(got[0], want[0]) < 1e-4f && maxDiff(got[1], want[1]) < 1e-4f,
+          "Compile50GradInside");
+  }
+  for (auto _ : st) {
+    auto f = tfc::function(step);
+    std::vector<tfc::Tensor> g = f(a.x, a.w, a.b);
+    benchmark::DoNotOptimize(g[0].unsafe_impl());
+    st.PauseTiming();
     { auto dead = std::move(f); }
     st.ResumeTiming();
   }
@@ -434,6 +501,32 @@ void BM_LstmGradInside(benchmark::State &st) {
   }
 }
 
+/// The floor of one LstmGrad step: its four GEMMs alone (x·Wx and h·Wh
+/// forward, x^T·dgates and h^T·dgates for the weight gradients), as
+/// OpenBLAS calls on preallocated buffers. Whatever runs the step also runs
+/// these.
+void BM_LstmGradGemms(benchmark::State &st) {
+  const int hidden = int(st.range(0)), batch = int(st.range(1)),
+            gates = 4 * hidden;
+  std::vector<float> x(size_t(batch) * hidden, 0.5f), w(size_t(hidden) * gates,
+                                                        0.01f),
+      g(size_t(batch) * gates), dw(size_t(hidden) * gates);
+  for (auto _ : st) {
+    for (int k = 0; k < 2; ++k) // forward: (batch, hidden) x (hidden, 4h)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, batch, gates,
+                  hidden, 1.0f, x.data(), hidden, w.data(), gates, 0.0f,
+                  g.data(), gates);
+    for (int k = 0; k < 2; ++k) // backward: (hidden, batch) x (batch, 4h)
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, hidden, gates,
+                  batch, 1.0f, x.data(), hidden, g.data(), gates, 0.0f,
+                  dw.data(), gates);
+    benchmark::DoNotOptimize(dw.data());
+  }
+  st.counters["GFLOP/s"] = benchmark::Counter(
+      8.0 * batch * hidden * gates * double(st.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
 /// The LSTM's matmul alone: (1, hidden) x (hidden, 4 hidden).
 tfc::Tensor matvec(const tfc::Tensor &x, const tfc::Tensor &w) {
   return tfc::matmul(x, w);
@@ -547,6 +640,12 @@ BENCHMARK(BM_Compile50FirstCall)
     ->Arg(2)
     ->Arg(3)
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile50GradFirstCall)
+    ->Name("Compile50Grad/FirstCall/2")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile50GradInsideFirstCall)
+    ->Name("Compile50Grad/InsideFirstCall/2")
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Compile50ElementwiseFirstCall)
     ->Name("Compile50Elementwise/FirstCall")
     ->Arg(0)
@@ -593,6 +692,11 @@ BENCHMARK(BM_LstmGradEager)
     ->UseRealTime();
 BENCHMARK(BM_LstmGradInside)
     ->Name("LstmGrad/Inside")
+    ->Args({256, 1})
+    ->Args({256, 64})
+    ->UseRealTime();
+BENCHMARK(BM_LstmGradGemms)
+    ->Name("LstmGrad/GemmsAlone")
     ->Args({256, 1})
     ->Args({256, 64})
     ->UseRealTime();

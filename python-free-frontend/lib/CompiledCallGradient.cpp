@@ -2,10 +2,10 @@
 //
 // A GradientTape alive around a call of a tfc::function does not see the ops
 // inside the call: they run as compiled code, not through the dispatch
-// funnel. The call is recorded instead as one node per floating result whose
-// gradient is the function's vector-Jacobian product, generated from the
-// traced IR by the tfc-vjp pass (the same reverse-mode engine as tfc.grad)
-// and compiled once per traced signature:
+// funnel. The call is recorded instead as one node whose gradient is the
+// function's vector-Jacobian product, generated from the traced IR by the
+// tfc-vjp pass (the same reverse-mode engine as tfc.grad) once per traced
+// signature, each function compiled on first use:
 //
 //   @f_fwd(args) -> (results, residuals)   run instead of @f under a tape
 //   @f_bwd(args, residuals, dys) -> dargs  the backward, no recomputation
@@ -42,41 +42,50 @@
 using namespace tfc;
 using namespace tfc::detail;
 
+/// The generated gradient code of one traced signature. The module holding
+/// @f_fwd, @f_bwd and both @f_vjp is kept as text; each function is compiled
+/// on first use in a module of its own (the others dropped), so a call under
+/// a tape compiles @f_fwd and the backward it runs, never the VJP that only
+/// a recorded backward (higher orders) calls.
 struct DifferentiableFunction::Gradient {
-  std::shared_ptr<jit::CompiledModule::Impl> module;
-  /// Null when the tfc-vjp pass could not split the VJP (a loop keeps its
+  /// Empty when the tfc-vjp pass could not split the VJP (a loop keeps its
   /// values on stacks): the backward then runs @f_vjp, recomputing.
-  const jit::FunctionSignature *fwd = nullptr, *bwd = nullptr;
+  std::string fwdName, bwdName;
   /// @f_vjp, itself differentiable: what a recorded backward calls. For a
   /// function with loops it is generated without stacks (each adjoint
   /// iteration recomputes its inputs, O(N^2)), so it can be differentiated
-  /// again; `vjpStacks` is the O(N) one, for a backward nothing records.
-  std::shared_ptr<DifferentiableFunction> vjp;
-  const jit::FunctionSignature *vjpStacks = nullptr;
-  /// Indices of the f32/f64 arguments (one adjoint each, in order) and
-  /// results (one dy each, in order).
-  std::vector<size_t> floatArgs, floatResults;
-  /// The gradient module's text and @f_bwd's name, to build a backward that
-  /// returns only the adjoints a tape needs (the others, and the work only
-  /// they need, then fold away): one compile per needed-set.
-  std::string text, bwdName;
-  struct Masked {
+  /// again; `vjpStacksName` is the O(N) one, for a backward nothing records.
+  std::string vjpName, vjpStacksName;
+  /// The gradient module's text (with locations).
+  std::string text;
+  jit::CompileOptions options;
+  bool recompute = false;
+
+  struct Compiled {
     std::shared_ptr<jit::CompiledModule::Impl> module;
-    const jit::FunctionSignature *bwd = nullptr;
+    const jit::FunctionSignature *signature = nullptr;
   };
-  std::mutex maskedMutex;
-  std::map<std::vector<bool>, Masked> masked;
-  /// @f_bwd returning the adjoints of the float arguments `needed` says.
-  const Masked &bwdFor(const std::vector<bool> &needed,
-                       const jit::CompileOptions &options);
+  /// `name` alone, compiled once.
+  const Compiled &function(const std::string &name);
+  /// @f_bwd returning the adjoints of the float arguments `needed` says
+  /// (the others, and the work only they need, fold away): one compile per
+  /// needed-set.
+  const Compiled &bwdFor(const std::vector<bool> &needed);
+  /// @f_vjp as a function a tape can differentiate, built on first use.
+  const std::shared_ptr<DifferentiableFunction> &vjp();
+
+private:
+  /// Parses `text`, keeps `name` public (symbol-dce drops what it does not
+  /// call), lets `edit` change it, and compiles.
+  Compiled compileOnly(const std::string &name,
+                       const std::function<void(mlir::func::FuncOp)> &edit);
+  std::mutex mutex;
+  std::map<std::string, Compiled> functions;
+  std::map<std::vector<bool>, Compiled> masked;
+  std::shared_ptr<DifferentiableFunction> vjpFunction;
 };
 
 namespace {
-
-bool isFloatTensor(mlir::Type type) {
-  auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
-  return tensor && mlir::isa<mlir::FloatType>(tensor.getElementType());
-}
 
 std::shared_ptr<DifferentiableFunction::Gradient>
 buildGradient(const DifferentiableFunction &fn) {
@@ -103,13 +112,6 @@ buildGradient(const DifferentiableFunction &fn) {
     auto func = module->lookupSymbol<mlir::func::FuncOp>(fn.name);
     if (!func)
       throw fail("no function @" + fn.name + " in its module");
-    mlir::FunctionType type = func.getFunctionType();
-    for (auto [i, t] : llvm::enumerate(type.getInputs()))
-      if (isFloatTensor(t))
-        gradient->floatArgs.push_back(i);
-    for (auto [i, t] : llvm::enumerate(type.getResults()))
-      if (isFloatTensor(t))
-        gradient->floatResults.push_back(i);
     mlir::FailureOr<mlir::tfc::GeneratedVJP> generated =
         mlir::tfc::generateVJP(*module, func);
     if (mlir::failed(generated))
@@ -130,23 +132,13 @@ buildGradient(const DifferentiableFunction &fn) {
     llvm::raw_string_ostream os(text);
     module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
   }
-  gradient->text = text;
+  gradient->text = std::move(text);
+  gradient->fwdName = fwdName;
   gradient->bwdName = bwdName;
-  gradient->module = jit::CompiledModule::Impl::compile(*module, fn.options);
-  if (!fwdName.empty()) {
-    gradient->fwd = gradient->module->lookup(fwdName);
-    gradient->bwd = gradient->module->lookup(bwdName);
-  }
-  gradient->vjpStacks =
-      gradient->module->lookup(vjpStacksName.empty() ? vjpName : vjpStacksName);
-  auto vjp = std::make_shared<DifferentiableFunction>();
-  vjp->ir = std::move(text);
-  vjp->name = vjpName;
-  vjp->options = fn.options;
-  vjp->recompute = fn.recompute;
-  vjp->module = gradient->module;
-  vjp->signature = gradient->module->lookup(vjpName);
-  gradient->vjp = std::move(vjp);
+  gradient->vjpName = vjpName;
+  gradient->vjpStacksName = vjpStacksName.empty() ? vjpName : vjpStacksName;
+  gradient->options = fn.options;
+  gradient->recompute = fn.recompute;
   return gradient;
 }
 
@@ -165,12 +157,10 @@ std::vector<Tensor> callCompiled(const jit::CompiledModule::Impl &module,
 
 } // namespace
 
-const DifferentiableFunction::Gradient::Masked &
-DifferentiableFunction::Gradient::bwdFor(const std::vector<bool> &needed,
-                                         const jit::CompileOptions &options) {
-  std::lock_guard<std::mutex> guard(maskedMutex);
-  if (auto it = masked.find(needed); it != masked.end())
-    return it->second;
+DifferentiableFunction::Gradient::Compiled
+DifferentiableFunction::Gradient::compileOnly(
+    const std::string &name,
+    const std::function<void(mlir::func::FuncOp)> &edit) {
   std::lock_guard<std::recursive_mutex> lock(contextMutex());
   mlir::MLIRContext &ctx = sharedContext();
   jit::detail::DiagnosticCollector diags(ctx);
@@ -178,27 +168,69 @@ DifferentiableFunction::Gradient::bwdFor(const std::vector<bool> &needed,
       mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
   if (!module)
     throw InvalidArgumentError(
-        "gradient: the backward's IR did not parse again:\n" + diags.text);
-  // Only @f_bwd stays public (symbol-dce drops the rest); it returns the
-  // needed adjoints only.
+        "gradient: the gradient's IR did not parse again:\n" + diags.text);
   for (auto fn : module->getOps<mlir::func::FuncOp>())
-    if (fn.getSymName() != bwdName)
+    if (fn.getSymName() != name)
       fn.setPrivate();
-  auto bwd = module->lookupSymbol<mlir::func::FuncOp>(bwdName);
-  auto ret =
-      mlir::cast<mlir::func::ReturnOp>(bwd.getBody().front().getTerminator());
-  llvm::SmallVector<mlir::Value> kept;
-  for (size_t i = 0; i < needed.size(); ++i)
-    if (needed[i])
-      kept.push_back(ret.getOperand(i));
-  ret->setOperands(kept);
-  bwd.setFunctionType(
-      mlir::FunctionType::get(&ctx, bwd.getFunctionType().getInputs(),
-                              mlir::ValueRange(kept).getTypes()));
-  Masked m;
-  m.module = jit::CompiledModule::Impl::compile(*module, options);
-  m.bwd = m.module->lookup(bwdName);
-  return masked.emplace(needed, std::move(m)).first->second;
+  auto fn = module->lookupSymbol<mlir::func::FuncOp>(name);
+  if (!fn)
+    throw InvalidArgumentError("gradient: internal error: no @" + name +
+                               " in the gradient module");
+  if (edit)
+    edit(fn);
+  Compiled c;
+  c.module = jit::CompiledModule::Impl::compile(*module, options);
+  c.signature = c.module->lookup(name);
+  return c;
+}
+
+const DifferentiableFunction::Gradient::Compiled &
+DifferentiableFunction::Gradient::function(const std::string &name) {
+  std::lock_guard<std::mutex> guard(mutex);
+  if (auto it = functions.find(name); it != functions.end())
+    return it->second;
+  return functions.emplace(name, compileOnly(name, nullptr)).first->second;
+}
+
+const DifferentiableFunction::Gradient::Compiled &
+DifferentiableFunction::Gradient::bwdFor(const std::vector<bool> &needed) {
+  std::lock_guard<std::mutex> guard(mutex);
+  if (auto it = masked.find(needed); it != masked.end())
+    return it->second;
+  Compiled c = compileOnly(bwdName, [&](mlir::func::FuncOp bwd) {
+    auto ret =
+        mlir::cast<mlir::func::ReturnOp>(bwd.getBody().front().getTerminator());
+    llvm::SmallVector<mlir::Value> kept;
+    for (size_t i = 0; i < needed.size(); ++i)
+      if (needed[i])
+        kept.push_back(ret.getOperand(i));
+    ret->setOperands(kept);
+    bwd.setFunctionType(mlir::FunctionType::get(
+        bwd.getContext(), bwd.getFunctionType().getInputs(),
+        mlir::ValueRange(kept).getTypes()));
+  });
+  return masked.emplace(needed, std::move(c)).first->second;
+}
+
+const std::shared_ptr<DifferentiableFunction> &
+DifferentiableFunction::Gradient::vjp() {
+  {
+    std::lock_guard<std::mutex> guard(mutex);
+    if (vjpFunction)
+      return vjpFunction;
+  }
+  const Compiled &c = function(vjpName);
+  auto f = std::make_shared<DifferentiableFunction>();
+  f->ir = text;
+  f->name = vjpName;
+  f->options = options;
+  f->recompute = recompute;
+  f->module = c.module;
+  f->signature = c.signature;
+  std::lock_guard<std::mutex> guard(mutex);
+  if (!vjpFunction)
+    vjpFunction = std::move(f);
+  return vjpFunction;
 }
 
 DifferentiableFunction::Gradient &DifferentiableFunction::gradient() {
@@ -233,8 +265,10 @@ std::vector<Tensor> tfc::detail::call_differentiable(
   // The forward: @f_fwd keeps the residuals where the VJP was split.
   std::vector<Tensor> results, residuals;
   const size_t numResults = fn->signature->results.size();
-  if (gradient && gradient->fwd && !fn->recompute) {
-    results = callCompiled(*gradient->module, *gradient->fwd, inputs);
+  if (gradient && !gradient->fwdName.empty() && !fn->recompute) {
+    const DifferentiableFunction::Gradient::Compiled &fwd =
+        gradient->function(gradient->fwdName);
+    results = callCompiled(*fwd.module, *fwd.signature, inputs);
     residuals.assign(std::make_move_iterator(results.begin() + numResults),
                      std::make_move_iterator(results.end()));
     results.resize(numResults);
@@ -309,24 +343,26 @@ std::vector<Tensor> tfc::detail::call_differentiable(
           // recorded call of the differentiable VJP, which runs the forward
           // again from the inputs the recording tapes see.
           args.insert(args.end(), dys.begin(), dys.end());
-          return call_differentiable(g.vjp, args,
-                                     g.vjp->signature->results.size());
+          const std::shared_ptr<DifferentiableFunction> &vjp = g.vjp();
+          return call_differentiable(vjp, args,
+                                     vjp->signature->results.size());
         }
-        if (!g.bwd || saved->fn->recompute) {
+        if (g.bwdName.empty() || saved->fn->recompute) {
           // No residuals (loops), or asked to recompute.
           args.insert(args.end(), dys.begin(), dys.end());
-          return callCompiled(*g.module, *g.vjpStacks, args);
+          const DifferentiableFunction::Gradient::Compiled &vjp =
+              g.function(g.vjpStacksName);
+          return callCompiled(*vjp.module, *vjp.signature, args);
         }
         args.insert(args.end(), saved->residuals.begin(),
                     saved->residuals.end());
         args.insert(args.end(), dys.begin(), dys.end());
-        if (std::find(needed.begin(), needed.end(), false) == needed.end())
-          return callCompiled(*g.module, *g.bwd, args);
         // Only the adjoints the tape needs: the backward of the others (a
         // weight's transpose for an input nobody watches) is not run.
-        const DifferentiableFunction::Gradient::Masked &m =
-            g.bwdFor(needed, saved->fn->options);
-        std::vector<Tensor> some = callCompiled(*m.module, *m.bwd, args);
+        const DifferentiableFunction::Gradient::Compiled &m =
+            g.bwdFor(needed);
+        std::vector<Tensor> some =
+            callCompiled(*m.module, *m.signature, args);
         std::vector<Tensor> dargs(needed.size());
         for (size_t i = 0, k = 0; i < needed.size(); ++i)
           if (needed[i])
