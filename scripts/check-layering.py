@@ -97,8 +97,11 @@ LAYERS = [
     # above is here. Libraries must still be named: these are the
     # differential testers' support libraries (tools/tfc-fuzz) and the
     # hand-written reference loops of bench/ (TFC_BUILD_BENCHMARKS=ON).
+    # The libtorch comparisons' own translation units (only where libtorch
+    # is installed) are here too.
     ("tools", ["TfcProgramGenerator", "TfcGradientDiff",
-               "tfc-bench-fusion-ref"]),
+               "tfc-bench-fusion-ref", "tfc-bench-torch-cases",
+               "tfc-bench-conv-torch-cases", "tfc-torch-side"]),
 ]
 
 # (linking target, linked target) pairs, fnmatch patterns, that may be of the
@@ -111,6 +114,9 @@ SAME_LAYER_ALLOWED = [
     ("*", "TfcProgramGenerator"),
     ("*", "TfcGradientDiff"),
     ("*", "tfc-bench-fusion-ref"),
+    ("*", "tfc-bench-torch-cases"),
+    ("*", "tfc-bench-conv-torch-cases"),
+    ("*", "tfc-torch-side"),
 ]
 
 # Third-party targets any layer may link (fnmatch patterns). Every imported

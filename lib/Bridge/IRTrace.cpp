@@ -589,6 +589,26 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     nattrs.push_back(named("depth", builder.getI64IntegerAttr(attrs.depth)));
     break;
   }
+  case OpKind::Conv2D:
+  case OpKind::Conv2DBackpropInput:
+  case OpKind::Conv2DBackpropFilter:
+    if (n != 2)
+      throw fail("expected 2 operands");
+    if (kind == OpKind::Conv2DBackpropInput)
+      nattrs.push_back(
+          named("input_shape", builder.getDenseI64ArrayAttr(attrs.shape)));
+    if (kind == OpKind::Conv2DBackpropFilter)
+      nattrs.push_back(
+          named("filter_shape", builder.getDenseI64ArrayAttr(attrs.shape)));
+    nattrs.push_back(
+        named("strides", builder.getDenseI64ArrayAttr(attrs.strides)));
+    nattrs.push_back(
+        named("dilations", builder.getDenseI64ArrayAttr(attrs.dilations)));
+    nattrs.push_back(named("padding",
+                           builder.getStringAttr(attrs.padding == Padding::Same
+                                                     ? "SAME"
+                                                     : "VALID")));
+    break;
   case OpKind::SoftmaxCrossEntropy: {
     if (n != 2)
       throw fail("expected labels and logits");

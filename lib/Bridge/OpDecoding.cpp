@@ -142,6 +142,23 @@ std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
     d.attrs.begin = i64Array("begin");
     d.attrs.shape = i64Array("size");
     break;
+  case OpKind::Conv2D:
+  case OpKind::Conv2DBackpropInput:
+  case OpKind::Conv2DBackpropFilter: {
+    if (d.kind != OpKind::Conv2D)
+      d.attrs.shape = shapeOf(resultType);
+    d.attrs.strides = i64Array("strides");
+    d.attrs.dilations = i64Array("dilations");
+    auto padding = op->getAttrOfType<mlir::StringAttr>("padding");
+    if (!padding ||
+        (padding.getValue() != "SAME" && padding.getValue() != "VALID")) {
+      why = "missing or bad 'padding' attribute";
+      return std::nullopt;
+    }
+    d.attrs.padding =
+        padding.getValue() == "SAME" ? Padding::Same : Padding::Valid;
+    break;
+  }
   case OpKind::ReduceSum:
   case OpKind::ReduceMean:
   case OpKind::ReduceMax:

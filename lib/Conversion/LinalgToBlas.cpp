@@ -60,11 +60,114 @@ linalg::FillOp zeroFillBefore(Operation *op, Value buffer) {
   return fill;
 }
 
+/// `memref<?x?x?x?xT, strided<[?, ?, ?, ?], offset: ?>>`: any 4-d view.
+MemRefType anyView4(Type elt) {
+  MLIRContext *ctx = elt.getContext();
+  int64_t d = ShapedType::kDynamic;
+  return MemRefType::get({d, d, d, d}, elt,
+                         StridedLayoutAttr::get(ctx, d,
+                                                ArrayRef<int64_t>{d, d, d, d}));
+}
+
+/// `base_f32(a, b, out, sh, sw, dh, dw)` (the runtime's conv kernels).
+func::FuncOp getOrInsertConvCall(ModuleOp module, StringRef base, Type elt) {
+  std::string name = (base + (elt.isF32() ? "_f32" : "_f64")).str();
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  MemRefType view = anyView4(elt);
+  Type i64 = b.getI64Type();
+  auto type = b.getFunctionType({view, view, view, i64, i64, i64, i64}, {});
+  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
+  fn.setPrivate();
+  fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
+  return fn;
+}
+
+/// Replaces `op` (inputs a, b; output c, zero-filled just before) by a call
+/// of the runtime's `base` kernel with the window's strides and dilations.
+/// False (nothing changed) when the operands do not qualify.
+bool convToCall(ModuleOp module, linalg::LinalgOp op, StringRef base,
+                int64_t sh, int64_t sw, int64_t dh, int64_t dw,
+                int64_t minWork) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return false;
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1],
+        c = op.getDpsInits()[0];
+  auto cType = cast<MemRefType>(c.getType());
+  Type elt = cType.getElementType();
+  if (!(elt.isF32() || elt.isF64()) || !cType.getLayout().isIdentity() ||
+      cast<MemRefType>(a.getType()).getElementType() != elt ||
+      cast<MemRefType>(b.getType()).getElementType() != elt)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!llvm::any_of(ranges, ShapedType::isDynamic) &&
+      staticWork(ranges) < minWork)
+    return false;
+  // The kernels overwrite the output: only a freshly zeroed one qualifies.
+  linalg::FillOp fill = zeroFillBefore(op, c);
+  if (!fill)
+    return false;
+  fill.erase();
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  func::FuncOp fn = getOrInsertConvCall(module, base, elt);
+  MemRefType view = anyView4(elt);
+  SmallVector<Value> args;
+  for (Value v : {a, b, c})
+    args.push_back(memref::CastOp::create(builder, loc, view, v));
+  for (int64_t v : {sh, sw, dh, dw})
+    args.push_back(arith::ConstantOp::create(builder, loc,
+                                             builder.getI64IntegerAttr(v)));
+  func::CallOp::create(builder, loc, fn, args);
+  op->erase();
+  return true;
+}
+
+/// The coefficient of loop `dim` in result `result` of `map` (affine in
+/// the loops, no symbols).
+int64_t coefficient(AffineMap map, unsigned result, unsigned dim) {
+  SmallVector<int64_t> at(map.getNumDims(), 0);
+  int64_t base = map.compose(at)[result];
+  at[dim] = 1;
+  return map.compose(at)[result] - base;
+}
+
+/// Convolutions: linalg.conv_2d_nhwc_hwcf (conv2d and its input gradient)
+/// and the filter gradient's tagged linalg.generic (ConvToLinalg.cpp)
+/// become calls of the runtime's im2col+GEMM kernels.
+void convsToCalls(ModuleOp module, int64_t minWork) {
+  SmallVector<linalg::LinalgOp> convs;
+  module.walk([&](linalg::LinalgOp op) {
+    if (isa<linalg::Conv2DNhwcHwcfOp>(op))
+      convs.push_back(op);
+    else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      if (generic.getLibraryCall() == "tfc_rt_conv2d_backprop_filter" &&
+          generic.getNumLoops() == 7)
+        convs.push_back(op);
+  });
+  for (linalg::LinalgOp op : convs) {
+    if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation())) {
+      auto s = conv.getStrides().getValues<int64_t>();
+      auto d = conv.getDilations().getValues<int64_t>();
+      convToCall(module, op, "tfc_rt_conv2d", s[0], s[1], d[0], d[1], minWork);
+      continue;
+    }
+    // Loops (a, b, c, o, n, i, j); input map (n, i*sh + a*dh, j*sw + b*dw, c).
+    AffineMap x = op.getIndexingMapsArray()[0];
+    convToCall(module, op, "tfc_rt_conv2d_backprop_filter",
+               coefficient(x, 1, 5), coefficient(x, 2, 6),
+               coefficient(x, 1, 0), coefficient(x, 2, 1), minWork);
+  }
+}
+
 struct TfcLinalgToBlasPass
     : public tfc::impl::TfcLinalgToBlasPassBase<TfcLinalgToBlasPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    convsToCalls(module, static_cast<int64_t>(minWork));
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     for (linalg::MatmulOp op : matmuls) {

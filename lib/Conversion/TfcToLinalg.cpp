@@ -59,6 +59,7 @@ struct ConvertTfcToLinalgPass
 void mlir::tfc::populateTfcToLinalgPatterns(RewritePatternSet &patterns) {
   populateElementwiseToLinalgPatterns(patterns);
   populateMatmulToLinalgPatterns(patterns);
+  populateConvToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
   populateControlFlowToSCFPatterns(patterns);

@@ -266,6 +266,39 @@ Grads matmulGrad(const GradientContext &c, const Tensor &dy) {
           unbroadcast(matmul(transposeLast2(a), dy), b.shape())};
 }
 
+// --- Convolution ---------------------------------------------------------------
+// conv2d and its two gradients are bilinear, and each one's adjoints are the
+// other two: <conv2d(x, f), dy> = <x, backprop_input(f, dy)> =
+// <f, backprop_filter(x, dy)>. So the rules close over the three ops (second
+// derivatives included).
+
+std::array<int64_t, 2> pairOf(const std::vector<int64_t> &v) {
+  return {v.at(0), v.at(1)};
+}
+
+Grads conv2dGrad(const GradientContext &c, const Tensor &dy) {
+  const Tensor &x = in(c, 0), &f = in(c, 1);
+  auto s = pairOf(c.attrs.strides), d = pairOf(c.attrs.dilations);
+  return {conv2d_backprop_input(x.shape(), f, dy, s, c.attrs.padding, d),
+          conv2d_backprop_filter(x, f.shape(), dy, s, c.attrs.padding, d)};
+}
+
+/// out = backprop_input(f, dy), shaped like the convolution's input.
+Grads conv2dBackpropInputGrad(const GradientContext &c, const Tensor &g) {
+  const Tensor &f = in(c, 0), &dy = in(c, 1);
+  auto s = pairOf(c.attrs.strides), d = pairOf(c.attrs.dilations);
+  return {conv2d_backprop_filter(g, f.shape(), dy, s, c.attrs.padding, d),
+          conv2d(g, f, s, c.attrs.padding, d)};
+}
+
+/// out = backprop_filter(x, dy), shaped like the filter.
+Grads conv2dBackpropFilterGrad(const GradientContext &c, const Tensor &g) {
+  const Tensor &x = in(c, 0), &dy = in(c, 1);
+  auto s = pairOf(c.attrs.strides), d = pairOf(c.attrs.dilations);
+  return {conv2d_backprop_input(x.shape(), g, dy, s, c.attrs.padding, d),
+          conv2d(x, g, s, c.attrs.padding, d)};
+}
+
 Grads reduceSumGrad(const GradientContext &c, const Tensor &dy) {
   return {broadcast_to(keepReducedDims(c, dy), in(c, 0).shape())};
 }
@@ -411,6 +444,12 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
     return logSoftmaxGrad;
   case OpKind::SoftmaxCrossEntropy:
     return crossEntropyGrad;
+  case OpKind::Conv2D:
+    return conv2dGrad;
+  case OpKind::Conv2DBackpropInput:
+    return conv2dBackpropInputGrad;
+  case OpKind::Conv2DBackpropFilter:
+    return conv2dBackpropFilterGrad;
   // Gradients stop here by definition.
   case OpKind::StopGradient:
     return nullptr;

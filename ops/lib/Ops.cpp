@@ -438,6 +438,50 @@ Tensor tfc::one_hot(const Tensor &indices, int64_t depth, DType dtype,
   return dispatch(OpKind::OneHot, &indices, 1, attrs, loc);
 }
 
+namespace {
+OpAttrs windowAttrs(std::array<int64_t, 2> strides, Padding padding,
+                    std::array<int64_t, 2> dilations) {
+  OpAttrs attrs;
+  attrs.strides.assign(strides.begin(), strides.end());
+  attrs.dilations.assign(dilations.begin(), dilations.end());
+  attrs.padding = padding;
+  return attrs;
+}
+} // namespace
+
+Tensor tfc::conv2d(const Tensor &input, const Tensor &filters,
+                   std::array<int64_t, 2> strides, Padding padding,
+                   std::array<int64_t, 2> dilations, std::source_location loc) {
+  OpAttrs attrs = windowAttrs(strides, padding, dilations);
+  Tensor in[2] = {input, filters};
+  return dispatch(OpKind::Conv2D, in, 2, attrs, loc);
+}
+
+Tensor tfc::conv2d_backprop_input(const std::vector<int64_t> &input_shape,
+                                  const Tensor &filters, const Tensor &dy,
+                                  std::array<int64_t, 2> strides,
+                                  Padding padding,
+                                  std::array<int64_t, 2> dilations,
+                                  std::source_location loc) {
+  OpAttrs attrs = windowAttrs(strides, padding, dilations);
+  attrs.shape = input_shape;
+  Tensor in[2] = {filters, dy};
+  return dispatch(OpKind::Conv2DBackpropInput, in, 2, attrs, loc);
+}
+
+Tensor tfc::conv2d_backprop_filter(const Tensor &input,
+                                   const std::vector<int64_t> &filter_shape,
+                                   const Tensor &dy,
+                                   std::array<int64_t, 2> strides,
+                                   Padding padding,
+                                   std::array<int64_t, 2> dilations,
+                                   std::source_location loc) {
+  OpAttrs attrs = windowAttrs(strides, padding, dilations);
+  attrs.shape = filter_shape;
+  Tensor in[2] = {input, dy};
+  return dispatch(OpKind::Conv2DBackpropFilter, in, 2, attrs, loc);
+}
+
 // --- Operators ---------------------------------------------------------------
 // No location: operators cannot have default arguments.
 

@@ -1,7 +1,7 @@
 //===- CompiledCalls.cpp - Library calls made by JIT-compiled code --------===//
 //
-// `tfc-linalg-to-blas` turns large float matmuls into calls of these
-// functions (as XLA's CPU backend calls Eigen). They take MLIR memref
+// `tfc-linalg-to-blas` turns large float matmuls and convolutions into calls
+// of these functions (as XLA's CPU backend calls Eigen). They take MLIR memref
 // descriptors (`llvm.emit_c_interface`), so any strided 2-d view works:
 // rows with unit inner stride go straight to OpenBLAS, transposed views as
 // transposed operands, anything else through a packed copy.
@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/runtime/CompiledCalls.h"
+#include "tfc/runtime/ConvKernels.h"
 
 #include <cblas.h>
 
@@ -94,4 +95,109 @@ void _mlir_ciface_tfc_rt_gemm_f32(void *a, void *b, void *c, float beta) {
 void _mlir_ciface_tfc_rt_gemm_f64(void *a, void *b, void *c, double beta) {
   gemm(static_cast<Memref2D<double> *>(a), static_cast<Memref2D<double> *>(b),
        static_cast<Memref2D<double> *>(c), beta);
+}
+
+namespace {
+template <typename T> struct Memref4D {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[4];
+  int64_t strides[4];
+  T *data() const { return aligned + offset; }
+};
+
+/// `m`'s elements in row-major order: the buffer itself when it is
+/// contiguous, else a packed copy in `scratch`.
+template <typename T>
+const T *contiguous(const Memref4D<T> &m, std::vector<T> &scratch) {
+  int64_t expect = 1;
+  bool dense = true;
+  for (int d = 3; d >= 0; --d) {
+    if (m.sizes[d] != 1 && m.strides[d] != expect)
+      dense = false;
+    expect *= m.sizes[d];
+  }
+  if (dense)
+    return m.data();
+  scratch.resize(static_cast<size_t>(expect));
+  T *out = scratch.data();
+  for (int64_t a = 0; a < m.sizes[0]; ++a)
+    for (int64_t b = 0; b < m.sizes[1]; ++b)
+      for (int64_t c = 0; c < m.sizes[2]; ++c)
+        for (int64_t d = 0; d < m.sizes[3]; ++d)
+          *out++ = m.data()[a * m.strides[0] + b * m.strides[1] +
+                            c * m.strides[2] + d * m.strides[3]];
+  return scratch.data();
+}
+
+/// The geometry of a convolution of the padded `input` (no padding left)
+/// by a filter of `filter`'s sizes into `output`.
+template <typename T>
+tfc::kernels::Conv2DShape shapeOf(const Memref4D<T> &input,
+                                  const int64_t filter[4],
+                                  const Memref4D<T> &output, int64_t sh,
+                                  int64_t sw, int64_t dh, int64_t dw) {
+  tfc::kernels::Conv2DShape s;
+  s.n = input.sizes[0];
+  s.h = input.sizes[1];
+  s.w = input.sizes[2];
+  s.c = input.sizes[3];
+  s.kh = filter[0];
+  s.kw = filter[1];
+  s.o = filter[3];
+  s.oh = output.sizes[1];
+  s.ow = output.sizes[2];
+  s.strideH = sh;
+  s.strideW = sw;
+  s.dilationH = dh;
+  s.dilationW = dw;
+  return s;
+}
+
+template <typename T>
+void conv2d(void *in, void *f, void *out, int64_t sh, int64_t sw, int64_t dh,
+            int64_t dw) {
+  auto &x = *static_cast<Memref4D<T> *>(in);
+  auto &w = *static_cast<Memref4D<T> *>(f);
+  auto &y = *static_cast<Memref4D<T> *>(out);
+  std::vector<T> sx, sf;
+  tfc::kernels::conv2d<T>(shapeOf(x, w.sizes, y, sh, sw, dh, dw),
+                          contiguous(x, sx), contiguous(w, sf), y.data());
+}
+
+template <typename T>
+void conv2dBackpropFilter(void *in, void *dyp, void *out, int64_t sh,
+                          int64_t sw, int64_t dh, int64_t dw) {
+  auto &x = *static_cast<Memref4D<T> *>(in);
+  auto &dy = *static_cast<Memref4D<T> *>(dyp);
+  auto &df = *static_cast<Memref4D<T> *>(out);
+  std::vector<T> sx, sdy;
+  tfc::kernels::conv2d_backprop_filter<T>(
+      shapeOf(x, df.sizes, dy, sh, sw, dh, dw), contiguous(x, sx),
+      contiguous(dy, sdy), df.data());
+}
+} // namespace
+
+void _mlir_ciface_tfc_rt_conv2d_f32(void *input, void *filter, void *output,
+                                    int64_t sh, int64_t sw, int64_t dh,
+                                    int64_t dw) {
+  conv2d<float>(input, filter, output, sh, sw, dh, dw);
+}
+void _mlir_ciface_tfc_rt_conv2d_f64(void *input, void *filter, void *output,
+                                    int64_t sh, int64_t sw, int64_t dh,
+                                    int64_t dw) {
+  conv2d<double>(input, filter, output, sh, sw, dh, dw);
+}
+void _mlir_ciface_tfc_rt_conv2d_backprop_filter_f32(void *input, void *dy,
+                                                    void *filter, int64_t sh,
+                                                    int64_t sw, int64_t dh,
+                                                    int64_t dw) {
+  conv2dBackpropFilter<float>(input, dy, filter, sh, sw, dh, dw);
+}
+void _mlir_ciface_tfc_rt_conv2d_backprop_filter_f64(void *input, void *dy,
+                                                    void *filter, int64_t sh,
+                                                    int64_t sw, int64_t dh,
+                                                    int64_t dw) {
+  conv2dBackpropFilter<double>(input, dy, filter, sh, sw, dh, dw);
 }

@@ -8,6 +8,7 @@
 #include "DTypeMask.h"
 #include "Internal.h"
 #include "Parallel.h"
+#include "tfc/runtime/ConvKernels.h"
 #include "tfc/runtime/Kernels.h"
 
 #include <Eigen/Core>
@@ -199,6 +200,104 @@ Tensor one_hot(const Tensor &indices, int64_t depth, DType dtype) {
         }
       }
     });
+  });
+  return out;
+}
+
+// --- Convolution (the arithmetic is ConvKernels.cpp's) ----------------------
+
+namespace {
+
+/// Checks the operands of a conv op: concrete, one float dtype.
+void requireConvOperands(std::string_view name, const Tensor &a,
+                         const char *aName, const Tensor &b,
+                         const char *bName) {
+  require_concrete(name, a);
+  require_concrete(name, b);
+  require_dtype(name, kMaskFloats, a.dtype());
+  if (a.dtype() != b.dtype())
+    fail(name, "mixed dtypes ", a.dtype(), " (", aName, ") and ", b.dtype(),
+         " (", bName, ")");
+}
+
+/// Checks that `dy` has the shape the convolution gives.
+void requireDyShape(std::string_view name, const Conv2DShape &s,
+                    const Tensor &dy) {
+  std::vector<int64_t> want{s.n, s.oh, s.ow, s.o};
+  if (dy.shape() != want)
+    fail(name, "dy has shape ", dy.shape(),
+         " but the convolution's result has shape ", want);
+}
+
+template <class F> void dispatchFloat(DType dtype, F &&f) {
+  if (dtype == DType::Float32)
+    f(float());
+  else
+    f(double());
+}
+
+} // namespace
+
+Tensor conv2d(const Tensor &input, const Tensor &filter,
+              std::array<int64_t, 2> strides, std::array<int64_t, 2> dilations,
+              Padding padding) {
+  constexpr std::string_view name = "conv2d";
+  requireConvOperands(name, input, "input", filter, "filter");
+  Conv2DShape s = conv2d_shape("conv2d", input.shape(), filter.shape(),
+                               strides, dilations, padding == Padding::Same);
+  std::vector<int64_t> outShape{s.n, s.oh, s.ow, s.o};
+  int64_t total = checked_numel(name, outShape, input.dtype());
+  Tensor out = make_tensor(input.dtype(), outShape, total);
+  dispatchFloat(input.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    conv2d<T>(s, static_cast<const T *>(input.unsafe_impl()->data),
+              static_cast<const T *>(filter.unsafe_impl()->data),
+              static_cast<T *>(out.unsafe_impl()->data));
+  });
+  return out;
+}
+
+Tensor conv2d_backprop_input(const std::vector<int64_t> &inputShape,
+                             const Tensor &filter, const Tensor &dy,
+                             std::array<int64_t, 2> strides,
+                             std::array<int64_t, 2> dilations,
+                             Padding padding) {
+  constexpr std::string_view name = "conv2d_backprop_input";
+  requireConvOperands(name, filter, "filter", dy, "dy");
+  Conv2DShape s = conv2d_shape("conv2d_backprop_input", inputShape,
+                               filter.shape(), strides, dilations,
+                               padding == Padding::Same);
+  requireDyShape(name, s, dy);
+  int64_t total = checked_numel(name, inputShape, dy.dtype());
+  Tensor out = make_tensor(dy.dtype(), inputShape, total);
+  dispatchFloat(dy.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    conv2d_backprop_input<T>(s, static_cast<const T *>(dy.unsafe_impl()->data),
+                             static_cast<const T *>(filter.unsafe_impl()->data),
+                             static_cast<T *>(out.unsafe_impl()->data));
+  });
+  return out;
+}
+
+Tensor conv2d_backprop_filter(const Tensor &input,
+                              const std::vector<int64_t> &filterShape,
+                              const Tensor &dy, std::array<int64_t, 2> strides,
+                              std::array<int64_t, 2> dilations,
+                              Padding padding) {
+  constexpr std::string_view name = "conv2d_backprop_filter";
+  requireConvOperands(name, input, "input", dy, "dy");
+  Conv2DShape s = conv2d_shape("conv2d_backprop_filter", input.shape(),
+                               filterShape, strides, dilations,
+                               padding == Padding::Same);
+  requireDyShape(name, s, dy);
+  int64_t total = checked_numel(name, filterShape, dy.dtype());
+  Tensor out = make_tensor(dy.dtype(), filterShape, total);
+  dispatchFloat(dy.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    conv2d_backprop_filter<T>(
+        s, static_cast<const T *>(input.unsafe_impl()->data),
+        static_cast<const T *>(dy.unsafe_impl()->data),
+        static_cast<T *>(out.unsafe_impl()->data));
   });
   return out;
 }

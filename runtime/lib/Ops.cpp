@@ -26,6 +26,15 @@ inline void arity(OpKind kind, size_t want, size_t got) {
     failArity(kind, want, got);
 }
 
+/// A (height, width) pair of a window op's attributes.
+std::array<int64_t, 2> window(OpKind kind, const std::vector<int64_t> &v,
+                              const char *what) {
+  if (v.size() != 2)
+    fail(op_name(kind), "expected 2 ", what, " (height, width), got ",
+         v.size());
+  return {v[0], v[1]};
+}
+
 } // namespace
 
 Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
@@ -106,6 +115,20 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
   case OpKind::OneHot:
     arity(kind, 1, n);
     return one_hot(in[0], attrs.depth, attrs.dtype);
+  case OpKind::Conv2D:
+    arity(kind, 2, n);
+    return conv2d(in[0], in[1], window(kind, attrs.strides, "strides"),
+                  window(kind, attrs.dilations, "dilations"), attrs.padding);
+  case OpKind::Conv2DBackpropInput:
+    arity(kind, 2, n);
+    return conv2d_backprop_input(
+        attrs.shape, in[0], in[1], window(kind, attrs.strides, "strides"),
+        window(kind, attrs.dilations, "dilations"), attrs.padding);
+  case OpKind::Conv2DBackpropFilter:
+    arity(kind, 2, n);
+    return conv2d_backprop_filter(
+        in[0], attrs.shape, in[1], window(kind, attrs.strides, "strides"),
+        window(kind, attrs.dilations, "dilations"), attrs.padding);
   case OpKind::StopGradient:
     arity(kind, 1, n);
     require_concrete("stop_gradient", in[0]);

@@ -35,6 +35,10 @@ void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 /// matmul to linalg.matmul or a linalg.generic (MatmulToLinalg.cpp).
 void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
 
+/// conv2d and its gradients to tensor.pad, linalg.conv_2d_nhwc_hwcf and a
+/// linalg.generic (ConvToLinalg.cpp).
+void populateConvToLinalgPatterns(RewritePatternSet &patterns);
+
 /// transpose, reshape/expand_dims/squeeze, concat and slice to
 /// linalg.generic and tensor ops (ShapeToLinalg.cpp).
 void populateShapeToLinalgPatterns(RewritePatternSet &patterns);

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
+#include "tfc/runtime/ConvGeometry.h"
 
 #include "mlir/Dialect/CommonFolders.h"
 #include "mlir/IR/Matchers.h"
@@ -993,6 +994,201 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
     }
   }
   inferred.push_back(type->clone(size));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2D and its gradients
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The shape tfc.conv2d gives for `input` and `filter` (dynamic dims stay
+/// dynamic), after checking the window attributes; the geometry is
+/// tfc::kernels::window_dim, shared with the kernels.
+FailureOr<SmallVector<int64_t>>
+conv2dShape(std::optional<Location> loc, StringRef name,
+            ArrayRef<int64_t> input, ArrayRef<int64_t> filter,
+            ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+            StringRef padding) {
+  if (strides.size() != 2 || dilations.size() != 2)
+    return emitInferError(loc, name,
+                          "expected 2 strides and 2 dilations (height, "
+                          "width) but got ",
+                          strides.size(), " and ", dilations.size());
+  for (int64_t v : llvm::concat<const int64_t>(strides, dilations))
+    if (v < 1)
+      return emitInferError(loc, name,
+                            "expected strides and dilations of at least 1 "
+                            "but got strides [",
+                            strides[0], ", ", strides[1], "] and dilations [",
+                            dilations[0], ", ", dilations[1], "]");
+  if (padding != "SAME" && padding != "VALID")
+    return emitInferError(loc, name,
+                          "expected padding \"SAME\" or \"VALID\" but got \"",
+                          padding, "\"");
+  auto shapeText = [](ArrayRef<int64_t> shape) {
+    std::string text = "[";
+    for (auto [i, d] : llvm::enumerate(shape))
+      text += (i ? ", " : "") +
+              (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d));
+    return text + "]";
+  };
+  if (input.size() != 4 || filter.size() != 4)
+    return emitInferError(loc, name,
+                          "expected a rank-4 input (NHWC) and a rank-4 filter "
+                          "(HWIO) but got input ",
+                          shapeText(input), " and filter ", shapeText(filter));
+  if (!dimsCompatible(input[3], filter[2]))
+    return emitInferError(loc, name, "input ", shapeText(input), " has ",
+                          input[3], " channels but filter ", shapeText(filter),
+                          " expects ", filter[2]);
+  SmallVector<int64_t> out{input[0], 0, 0, filter[3]};
+  for (int d = 0; d < 2; ++d) {
+    int64_t in = input[1 + d], k = filter[d];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k)) {
+      out[1 + d] = ShapedType::kDynamic;
+      continue;
+    }
+    std::optional<::tfc::kernels::WindowDim> w = ::tfc::kernels::window_dim(
+        in, k, strides[d], dilations[d], padding == "SAME");
+    if (!w)
+      return emitInferError(
+          loc, name, "the ", d == 0 ? "height" : "width", " window (",
+          k, " taps, dilation ", dilations[d], ") does not fit input ",
+          shapeText(input), " with padding ", padding);
+    out[1 + d] = w->out;
+  }
+  return out;
+}
+
+/// `shape` as given by a gradient op's attribute: 4 dims, the first at
+/// least `minFirst` (0 for a batch), the others at least 1.
+LogicalResult checkShapeAttr(std::optional<Location> loc, StringRef name,
+                             StringRef what, ArrayRef<int64_t> shape,
+                             int64_t minFirst) {
+  if (shape.size() != 4 || shape[0] < minFirst ||
+      llvm::any_of(shape.drop_front(), [](int64_t d) { return d < 1; })) {
+    std::string text;
+    for (auto [i, d] : llvm::enumerate(shape))
+      text += (i ? ", " : "") + std::to_string(d);
+    return emitInferError(loc, name, "expected ", what, " of 4 dims (the "
+                          "first at least ", minFirst, ", the others at "
+                          "least 1) but got [", text, "]");
+  }
+  return success();
+}
+
+/// The float element type shared by `a` and `b`.
+FailureOr<Type> sameFloatType(std::optional<Location> loc, StringRef name,
+                              RankedTensorType a, RankedTensorType b) {
+  if (a.getElementType() != b.getElementType() ||
+      !isa<FloatType>(a.getElementType()))
+    return emitInferError(loc, name,
+                          "expected operands of one float element type but "
+                          "got ",
+                          a, " and ", b);
+  return a.getElementType();
+}
+} // namespace
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> input =
+      getRankedTensor(location, name, "input", adaptor.getInput().getType());
+  FailureOr<RankedTensorType> filter =
+      getRankedTensor(location, name, "filter", adaptor.getFilter().getType());
+  if (failed(input) || failed(filter))
+    return failure();
+  FailureOr<Type> elt = sameFloatType(location, name, *input, *filter);
+  if (failed(elt))
+    return failure();
+  if (!adaptor.getStridesAttr() || !adaptor.getDilationsAttr() ||
+      !adaptor.getPaddingAttr())
+    return emitInferError(location, name,
+                          "requires 'strides', 'dilations' and 'padding'");
+  FailureOr<SmallVector<int64_t>> shape = conv2dShape(
+      location, name, input->getShape(), filter->getShape(),
+      adaptor.getStrides(), adaptor.getDilations(), adaptor.getPadding());
+  if (failed(shape))
+    return failure();
+  inferred.push_back(RankedTensorType::get(*shape, *elt));
+  return success();
+}
+
+LogicalResult Conv2DBackpropInputOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> filter =
+      getRankedTensor(location, name, "filter", adaptor.getFilter().getType());
+  FailureOr<RankedTensorType> dy =
+      getRankedTensor(location, name, "dy", adaptor.getDy().getType());
+  if (failed(filter) || failed(dy))
+    return failure();
+  FailureOr<Type> elt = sameFloatType(location, name, *filter, *dy);
+  if (failed(elt))
+    return failure();
+  if (!adaptor.getInputShapeAttr() || !adaptor.getStridesAttr() ||
+      !adaptor.getDilationsAttr() || !adaptor.getPaddingAttr())
+    return emitInferError(location, name,
+                          "requires 'input_shape', 'strides', 'dilations' "
+                          "and 'padding'");
+  ArrayRef<int64_t> inputShape = adaptor.getInputShape();
+  if (failed(checkShapeAttr(location, name, "input_shape", inputShape, 0)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape = conv2dShape(
+      location, name, inputShape, filter->getShape(), adaptor.getStrides(),
+      adaptor.getDilations(), adaptor.getPadding());
+  if (failed(shape))
+    return failure();
+  if (dy->getRank() != 4 ||
+      !llvm::all_of(llvm::zip(*shape, dy->getShape()), [](auto p) {
+        return dimsCompatible(std::get<0>(p), std::get<1>(p));
+      }))
+    return emitInferError(location, name, "expected dy of the convolution's "
+                                          "result shape but got ",
+                          *dy);
+  inferred.push_back(RankedTensorType::get(inputShape, *elt));
+  return success();
+}
+
+LogicalResult Conv2DBackpropFilterOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> input =
+      getRankedTensor(location, name, "input", adaptor.getInput().getType());
+  FailureOr<RankedTensorType> dy =
+      getRankedTensor(location, name, "dy", adaptor.getDy().getType());
+  if (failed(input) || failed(dy))
+    return failure();
+  FailureOr<Type> elt = sameFloatType(location, name, *input, *dy);
+  if (failed(elt))
+    return failure();
+  if (!adaptor.getFilterShapeAttr() || !adaptor.getStridesAttr() ||
+      !adaptor.getDilationsAttr() || !adaptor.getPaddingAttr())
+    return emitInferError(location, name,
+                          "requires 'filter_shape', 'strides', 'dilations' "
+                          "and 'padding'");
+  ArrayRef<int64_t> filterShape = adaptor.getFilterShape();
+  if (failed(checkShapeAttr(location, name, "filter_shape", filterShape, 1)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape = conv2dShape(
+      location, name, input->getShape(), filterShape, adaptor.getStrides(),
+      adaptor.getDilations(), adaptor.getPadding());
+  if (failed(shape))
+    return failure();
+  if (dy->getRank() != 4 ||
+      !llvm::all_of(llvm::zip(*shape, dy->getShape()), [](auto p) {
+        return dimsCompatible(std::get<0>(p), std::get<1>(p));
+      }))
+    return emitInferError(location, name, "expected dy of the convolution's "
+                                          "result shape but got ",
+                          *dy);
+  inferred.push_back(RankedTensorType::get(filterShape, *elt));
   return success();
 }
 

@@ -21,10 +21,11 @@
 // outer tape records it, and nested tapes give higher-order derivatives.
 //
 // Inside a traced function, `cond` and `while_loop` are recorded as one node
-// each: the gradient of a traced `cond` is a `cond` on the same predicate over
-// the branches' gradients, and the gradient of a traced `while_loop` is a
-// loop that runs the forward body's gradient backwards over the iterations
-// (recomputing each iteration's inputs), so data-dependent trip counts work.
+// each, whose gradient is a `tfc.grad` of a copy of the traced `tfc.if` /
+// `tfc.while`: the tfc-autodiff pass differentiates it when the function is
+// compiled (the backward of a loop pops the values each iteration pushed, so
+// data-dependent trip counts work in O(N)). A call of a compiled function
+// under a tape is one node too, whose gradient is its compiled VJP.
 // Eagerly, `cond` and `while_loop` run ordinary C++ control flow and the tape
 // simply records the ops that ran.
 //

@@ -20,8 +20,10 @@
 #ifndef TFC_FRONTEND_OPS_H
 #define TFC_FRONTEND_OPS_H
 
+#include "tfc/runtime/ConvGeometry.h"
 #include "tfc/runtime/Tensor.h"
 
+#include <array>
 #include <concepts>
 #include <source_location>
 #include <type_traits>
@@ -313,6 +315,32 @@ Tensor softmax_cross_entropy_with_logits(
 Tensor one_hot(const Tensor &indices, int64_t depth,
                DType dtype = DType::Float32,
                std::source_location loc = std::source_location::current());
+/// tf.nn.conv2d: `input` NHWC (batch, height, width, channels), `filters`
+/// HWIO (height, width, in channels, out channels), one float dtype.
+/// VALID keeps every window inside the input; SAME pads with zeros so that
+/// the output is ceil(input / stride) (the smaller half of the padding
+/// before). Strides and dilations are (height, width), each at least 1.
+Tensor conv2d(const Tensor &input, const Tensor &filters,
+              std::array<int64_t, 2> strides = {1, 1},
+              Padding padding = Padding::Valid,
+              std::array<int64_t, 2> dilations = {1, 1},
+              std::source_location loc = std::source_location::current());
+/// The gradient of `conv2d` with respect to its input (of shape
+/// `input_shape`), given the filters and the gradient `dy` of its result
+/// (tf.nn.conv2d_backprop_input; `conv2d`'s gradient rule).
+Tensor conv2d_backprop_input(
+    const std::vector<int64_t> &input_shape, const Tensor &filters,
+    const Tensor &dy, std::array<int64_t, 2> strides = {1, 1},
+    Padding padding = Padding::Valid, std::array<int64_t, 2> dilations = {1, 1},
+    std::source_location loc = std::source_location::current());
+/// The gradient of `conv2d` with respect to its filters (of shape
+/// `filter_shape`), given the input and `dy`
+/// (tf.nn.conv2d_backprop_filter).
+Tensor conv2d_backprop_filter(
+    const Tensor &input, const std::vector<int64_t> &filter_shape,
+    const Tensor &dy, std::array<int64_t, 2> strides = {1, 1},
+    Padding padding = Padding::Valid, std::array<int64_t, 2> dilations = {1, 1},
+    std::source_location loc = std::source_location::current());
 /// `x` itself, but gradients do not flow through it.
 Tensor
 stop_gradient(const Tensor &x,

@@ -1,5 +1,4 @@
-//===- CompiledCalls.h - Library calls made by JIT-compiled code -*- C++
-//-*-===//
+//===- CompiledCalls.h - Library calls of JIT-compiled code -----*- C++ -*-===//
 //
 // Entry points that compiled code calls through `llvm.emit_c_interface`
 // (memref descriptors passed by pointer); the JIT registers them by name.
@@ -13,6 +12,25 @@
 extern "C" {
 /// C = A B + beta C on 2-d memref descriptors (tfc-linalg-to-blas).
 void _mlir_ciface_tfc_rt_gemm_f32(void *a, void *b, void *c, float beta);
+/// Convolutions (tfc-linalg-to-blas, ConvKernels.h): 4-d memref descriptors
+/// of the (already padded) NHWC input, the HWIO filter and the NHWC output
+/// (overwritten), then the strides and dilations (height, width).
+void _mlir_ciface_tfc_rt_conv2d_f32(void *input, void *filter, void *output,
+                                    int64_t sh, int64_t sw, int64_t dh,
+                                    int64_t dw);
+void _mlir_ciface_tfc_rt_conv2d_f64(void *input, void *filter, void *output,
+                                    int64_t sh, int64_t sw, int64_t dh,
+                                    int64_t dw);
+/// The filter gradient: the padded input, dy, and the HWIO result
+/// (overwritten).
+void _mlir_ciface_tfc_rt_conv2d_backprop_filter_f32(void *input, void *dy,
+                                                    void *filter, int64_t sh,
+                                                    int64_t sw, int64_t dh,
+                                                    int64_t dw);
+void _mlir_ciface_tfc_rt_conv2d_backprop_filter_f64(void *input, void *dy,
+                                                    void *filter, int64_t sh,
+                                                    int64_t sw, int64_t dh,
+                                                    int64_t dw);
 void _mlir_ciface_tfc_rt_gemm_f64(void *a, void *b, void *c, double beta);
 /// Size of each OpenMP team compiled code starts: kernels::num_threads()
 /// (tfc-openmp-num-threads).

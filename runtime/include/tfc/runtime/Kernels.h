@@ -11,9 +11,11 @@
 #ifndef TFC_RUNTIME_KERNELS_H
 #define TFC_RUNTIME_KERNELS_H
 
+#include "tfc/runtime/ConvGeometry.h"
 #include "tfc/runtime/OpList.h"
 #include "tfc/runtime/Tensor.h"
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -106,6 +108,21 @@ Tensor softmax_cross_entropy_with_logits(const Tensor &labels,
                                          const Tensor &logits);
 /// indices int32/int64; out-of-range indices give all-zero rows (as TF).
 Tensor one_hot(const Tensor &indices, int64_t depth, DType dtype);
+/// tf.nn.conv2d: NHWC input, HWIO filter, float32/float64 (ConvKernels.h).
+Tensor conv2d(const Tensor &input, const Tensor &filter,
+              std::array<int64_t, 2> strides, std::array<int64_t, 2> dilations,
+              Padding padding);
+/// The gradient of conv2d with respect to its input, of `inputShape`.
+Tensor conv2d_backprop_input(const std::vector<int64_t> &inputShape,
+                             const Tensor &filter, const Tensor &dy,
+                             std::array<int64_t, 2> strides,
+                             std::array<int64_t, 2> dilations, Padding padding);
+/// The gradient of conv2d with respect to its filter, of `filterShape`.
+Tensor conv2d_backprop_filter(const Tensor &input,
+                              const std::vector<int64_t> &filterShape,
+                              const Tensor &dy, std::array<int64_t, 2> strides,
+                              std::array<int64_t, 2> dilations,
+                              Padding padding);
 
 // --- Threading
 // ----------------------------------------------------------------

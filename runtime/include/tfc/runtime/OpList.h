@@ -73,6 +73,9 @@
   X(LogSoftmax, log_softmax)                                                   \
   X(OneHot, one_hot)                                                           \
   X(SoftmaxCrossEntropy, softmax_cross_entropy)                                \
+  X(Conv2D, conv2d)                                                            \
+  X(Conv2DBackpropInput, conv2d_backprop_input)                                \
+  X(Conv2DBackpropFilter, conv2d_backprop_filter)                              \
   X(StopGradient, stop_gradient)
 
 #define TFC_FOR_EACH_OP(X)                                                     \

@@ -35,7 +35,9 @@ std::optional<OpKind> op_kind_from_name(std::string_view);
 struct OpAttrs {
   /// Reductions and squeeze: the axes; transpose: the permutation (`perm`).
   std::vector<int64_t> axes;
-  /// reshape/broadcast_to: the result shape; slice: the size.
+  /// reshape/broadcast_to: the result shape; slice: the size;
+  /// conv2d_backprop_input/_filter: the result shape (the dialect's
+  /// input_shape/filter_shape).
   std::vector<int64_t> shape;
   /// slice: the start index per dim.
   std::vector<int64_t> begin;
@@ -49,6 +51,10 @@ struct OpAttrs {
   DType dtype = DType::Float32;
   /// cmp.
   kernels::CmpPredicate predicate = kernels::CmpPredicate::EQ;
+  /// conv2d and its gradients: (height, width) each.
+  std::vector<int64_t> strides, dilations;
+  /// conv2d and its gradients.
+  Padding padding = Padding::Valid;
 };
 
 /// Runs the kernel of `kind` on concrete inputs. Throws InvalidArgumentError

@@ -816,6 +816,100 @@ def Tfc_OneHotOp : Tfc_Op<"one_hot", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+/// The window attributes of tfc.conv2d and its gradients (TensorFlow's):
+/// two strides and two dilations (height, width), each at least 1, and the
+/// padding "SAME" or "VALID".
+class Tfc_Conv2DBase<string mnemonic, string summaryText>
+    : Tfc_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = summaryText;
+  let results = (outs Tfc_FloatTensor:$result);
+}
+
+def Tfc_Conv2DOp : Tfc_Conv2DBase<"conv2d", "2-D convolution (NHWC, HWIO)"> {
+  let description = [{
+    `result[n, i, j, o] = sum(input[n, i*sh + a*dh - pt, j*sw + b*dw - pl, c]
+    * filter[a, b, c, o])` over the window taps `a`, `b` and the input
+    channels `c`, as `tf.nn.conv2d`: the input is NHWC, the filter HWIO
+    (height, width, in channels, out channels), one float element type.
+    VALID keeps every window inside the input (`out = (in - span) / stride
+    + 1`, span `(k - 1) * dilation + 1`); SAME pads with zeros so that `out
+    = ceil(in / stride)`, the smaller half of the padding before. The result
+    type is inferred; the verifier rejects mismatched channels, strides or
+    dilations below 1 and VALID windows longer than the input.
+
+    Example:
+    ```mlir
+    %y = tfc.conv2d %x, %f, strides = [1, 1], dilations = [1, 1], padding = "SAME" : (tensor<8x28x28x1xf32>, tensor<3x3x1x32xf32>) -> tensor<8x28x28x32xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_FloatTensor:$input, Tfc_FloatTensor:$filter,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                       StrAttr:$padding);
+  let assemblyFormat = [{
+    $input `,` $filter `,` `strides` `=` $strides `,` `dilations` `=`
+    $dilations `,` `padding` `=` $padding attr-dict `:`
+    `(` type($input) `,` type($filter) `)` `->` type($result)
+  }];
+}
+
+def Tfc_Conv2DBackpropInputOp
+    : Tfc_Conv2DBase<"conv2d_backprop_input",
+                     "gradient of tfc.conv2d with respect to its input"> {
+  let description = [{
+    The input gradient of `tfc.conv2d` (`tf.nn.conv2d_backprop_input`): for
+    an input of shape `input_shape`, the filter and the gradient `dy` of the
+    convolution's result, the sum over the windows of `dy * filter` scattered
+    back to the input positions each window read (zero where none did). The
+    attributes are the convolution's; `dy` must have the shape
+    `tfc.conv2d` gives for `input_shape`. The result has shape
+    `input_shape`.
+
+    Example:
+    ```mlir
+    %dx = tfc.conv2d_backprop_input %f, %dy, input_shape = [8, 28, 28, 1], strides = [1, 1], dilations = [1, 1], padding = "SAME" : (tensor<3x3x1x32xf32>, tensor<8x28x28x32xf32>) -> tensor<8x28x28x1xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_FloatTensor:$filter, Tfc_FloatTensor:$dy,
+                       DenseI64ArrayAttr:$input_shape,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                       StrAttr:$padding);
+  let assemblyFormat = [{
+    $filter `,` $dy `,` `input_shape` `=` $input_shape `,` `strides` `=`
+    $strides `,` `dilations` `=` $dilations `,` `padding` `=` $padding
+    attr-dict `:` `(` type($filter) `,` type($dy) `)` `->` type($result)
+  }];
+}
+
+def Tfc_Conv2DBackpropFilterOp
+    : Tfc_Conv2DBase<"conv2d_backprop_filter",
+                     "gradient of tfc.conv2d with respect to its filter"> {
+  let description = [{
+    The filter gradient of `tfc.conv2d` (`tf.nn.conv2d_backprop_filter`):
+    `result[a, b, c, o] = sum(input[n, i*sh + a*dh - pt, j*sw + b*dw - pl, c]
+    * dy[n, i, j, o])` over `n, i, j`, for a filter of shape `filter_shape`.
+    The attributes are the convolution's; `dy` must have the shape
+    `tfc.conv2d` gives for the input and `filter_shape`.
+
+    Example:
+    ```mlir
+    %df = tfc.conv2d_backprop_filter %x, %dy, filter_shape = [3, 3, 1, 32], strides = [1, 1], dilations = [1, 1], padding = "SAME" : (tensor<8x28x28x1xf32>, tensor<8x28x28x32xf32>) -> tensor<3x3x1x32xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_FloatTensor:$input, Tfc_FloatTensor:$dy,
+                       DenseI64ArrayAttr:$filter_shape,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                       StrAttr:$padding);
+  let assemblyFormat = [{
+    $input `,` $dy `,` `filter_shape` `=` $filter_shape `,` `strides` `=`
+    $strides `,` `dilations` `=` $dilations `,` `padding` `=` $padding
+    attr-dict `:` `(` type($input) `,` type($dy) `)` `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Structured control flow
 //===----------------------------------------------------------------------===//
 
