@@ -23,3 +23,14 @@
 // MORE-NEXT: ptxas ok: softmax_kernel (1 entries)
 // MORE-COUNT-5: ptxas ok: softmax_kernel_{{[0-9]}} (1 entries)
 // MORE-NOT: ptxas ok
+
+// conv2d and both gradients (ConvToLinalg.cpp's linalg forms, tiled like
+// any linalg op: the fills, pads, the flipped filter, the strided spread of
+// dy and the three convolutions).
+// RUN: tfc-opt %S/Inputs/conv.mlir --tfc-cuda-pipeline -o %t.conv.mlir
+// RUN: rm -rf %t.conv.dir
+// RUN: %python %S/Inputs/assemble-ptx.py %ptxas sm_90 %t.conv.mlir %t.conv.dir | FileCheck %s --check-prefix=CONV
+
+// CONV: ptxas ok: conv_kernel (1 entries)
+// CONV-COUNT-9: ptxas ok: conv_kernel_{{[0-9]}} (1 entries)
+// CONV-NOT: ptxas ok

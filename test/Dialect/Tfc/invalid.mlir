@@ -888,3 +888,66 @@ func.func @broadcast_dynamic_leading(%a: tensor<4xf32>) {
   %0 = tfc.broadcast_to %a : tensor<4xf32> to tensor<?x4xf32>
   return
 }
+
+// -----
+
+func.func @conv2d_channels(%x: tensor<1x5x5x3xf32>, %f: tensor<3x3x2x4xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.conv2d' op input [1, 5, 5, 3] has 3 channels but filter [3, 3, 2, 4] expects 2}}
+  %0 = tfc.conv2d %x, %f, strides = [1, 1], dilations = [1, 1], padding = "SAME" : (tensor<1x5x5x3xf32>, tensor<3x3x2x4xf32>) -> tensor<1x5x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_stride(%x: tensor<1x5x5x3xf32>, %f: tensor<3x3x3x4xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.conv2d' op expected strides and dilations of at least 1 but got strides [0, 1] and dilations [1, 1]}}
+  %0 = tfc.conv2d %x, %f, strides = [0, 1], dilations = [1, 1], padding = "SAME" : (tensor<1x5x5x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x5x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_padding(%x: tensor<1x5x5x3xf32>, %f: tensor<3x3x3x4xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.conv2d' op expected padding "SAME" or "VALID" but got "FULL"}}
+  %0 = tfc.conv2d %x, %f, strides = [1, 1], dilations = [1, 1], padding = "FULL" : (tensor<1x5x5x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x5x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_window(%x: tensor<1x5x5x3xf32>, %f: tensor<3x3x3x4xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.conv2d' op the height window (3 taps, dilation 3) does not fit input [1, 5, 5, 3] with padding VALID}}
+  %0 = tfc.conv2d %x, %f, strides = [1, 1], dilations = [3, 1], padding = "VALID" : (tensor<1x5x5x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x1x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_result(%x: tensor<1x5x5x3xf32>, %f: tensor<3x3x3x4xf32>) {
+  // expected-error @+2 {{'tfc.conv2d' op inferred type(s) 'tensor<1x3x3x4xf32>' are incompatible with return type(s) of operation 'tensor<1x5x5x4xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tfc.conv2d %x, %f, strides = [1, 1], dilations = [1, 1], padding = "VALID" : (tensor<1x5x5x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x5x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_backprop_input_dy(%f: tensor<3x3x3x4xf32>, %dy: tensor<1x2x2x4xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.conv2d_backprop_input' op expected dy of the convolution's result shape but got 'tensor<1x2x2x4xf32>'}}
+  %0 = tfc.conv2d_backprop_input %f, %dy, input_shape = [1, 5, 5, 3], strides = [1, 1], dilations = [1, 1], padding = "SAME" : (tensor<3x3x3x4xf32>, tensor<1x2x2x4xf32>) -> tensor<1x5x5x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_backprop_filter_shape(%x: tensor<1x5x5x3xf32>, %dy: tensor<1x5x5x4xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.conv2d_backprop_filter' op expected filter_shape of 4 dims (the first at least 1, the others at least 1) but got [0, 3, 3, 4]}}
+  %0 = tfc.conv2d_backprop_filter %x, %dy, filter_shape = [0, 3, 3, 4], strides = [1, 1], dilations = [1, 1], padding = "SAME" : (tensor<1x5x5x3xf32>, tensor<1x5x5x4xf32>) -> tensor<0x3x3x4xf32>
+  return
+}

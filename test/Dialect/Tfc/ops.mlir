@@ -275,3 +275,17 @@ func.func @print_assert(%a: tensor<2xf32>, %i: tensor<i32>, %p: tensor<i1>) {
   tfc.assert %p, "must hold" : tensor<i1>
   return
 }
+
+// CHECK-LABEL: func @conv2d
+func.func @conv2d(%x: tensor<2x7x7x3xf32>, %f: tensor<3x3x3x4xf32>, %dy: tensor<2x4x4x4xf32>, %xd: tensor<?x7x7x3xf32>) -> (tensor<2x4x4x4xf32>, tensor<2x7x7x3xf32>, tensor<3x3x3x4xf32>, tensor<?x5x5x4xf32>) {
+  // CHECK: tfc.conv2d %{{.*}}, %{{.*}}, strides = [2, 2], dilations = [1, 2], padding = "SAME" : (tensor<2x7x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<2x4x4x4xf32>
+  %y = tfc.conv2d %x, %f, strides = [2, 2], dilations = [1, 2], padding = "SAME" : (tensor<2x7x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<2x4x4x4xf32>
+  // CHECK: tfc.conv2d_backprop_input %{{.*}}, %{{.*}}, input_shape = [2, 7, 7, 3], strides = [2, 2], dilations = [1, 2], padding = "SAME"
+  %dx = tfc.conv2d_backprop_input %f, %dy, input_shape = [2, 7, 7, 3], strides = [2, 2], dilations = [1, 2], padding = "SAME" : (tensor<3x3x3x4xf32>, tensor<2x4x4x4xf32>) -> tensor<2x7x7x3xf32>
+  // CHECK: tfc.conv2d_backprop_filter %{{.*}}, %{{.*}}, filter_shape = [3, 3, 3, 4], strides = [2, 2], dilations = [1, 2], padding = "SAME"
+  %df = tfc.conv2d_backprop_filter %x, %dy, filter_shape = [3, 3, 3, 4], strides = [2, 2], dilations = [1, 2], padding = "SAME" : (tensor<2x7x7x3xf32>, tensor<2x4x4x4xf32>) -> tensor<3x3x3x4xf32>
+  // A dynamic batch stays dynamic; VALID: (7 - 3) / 1 + 1 = 5.
+  // CHECK: tfc.conv2d {{.*}} padding = "VALID" : (tensor<?x7x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<?x5x5x4xf32>
+  %yd = tfc.conv2d %xd, %f, strides = [1, 1], dilations = [1, 1], padding = "VALID" : (tensor<?x7x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<?x5x5x4xf32>
+  return %y, %dx, %df, %yd : tensor<2x4x4x4xf32>, tensor<2x7x7x3xf32>, tensor<3x3x3x4xf32>, tensor<?x5x5x4xf32>
+}
