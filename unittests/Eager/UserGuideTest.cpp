@@ -42,6 +42,19 @@ TEST(UserGuide, Tensors) {
              "[[1 2 3]", " [4 5 6]], shape=(2, 3), dtype=int64)"}));
 }
 
+TEST(UserGuide, Conv2D) {
+  std::ostringstream out;
+  Tensor image = reshape(cast(range(1, 10), DType::Float32), {1, 3, 3, 1});
+  Tensor box = ones({2, 2, 1, 1}); // 2x2 window sums
+  out << conv2d(image, box) << "\n";
+  out << conv2d(image, ones({3, 3, 1, 1}), {2, 2}, Padding::Same).shape()[1]
+      << "\n";
+  EXPECT_EQ(out.str(),
+            lines({"tfc.Tensor(", "[[[[12.]", "   [16.]]", "",
+                   "  [[24.]", "   [28.]]]], shape=(1, 2, 2, 1), dtype=float32)",
+                   "2"}));
+}
+
 TEST(UserGuide, Ops) {
   std::ostringstream out;
   Tensor x = constant({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
