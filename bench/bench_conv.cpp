@@ -10,15 +10,16 @@
 //   Conv<S>/BackpropInput/{Tfc,Gemm}   dx from dy and f
 //   Conv<S>/BackpropFilter/{Tfc,Gemm}  df from x and dy
 //
-// Tfc: tfc::kernels::conv2d* into preallocated buffers (im2col or col2im
-// plus the GEMM). Gemm: the same kernel's GEMM alone, one cblas_sgemm of the
-// same M, N, K over the whole batch on random operands: the floor the im2col
-// approach can reach. Built as tfc-bench-conv-torch (bench_conv_torch.cpp),
-// the same binary also times libtorch (Conv<S>/<case>/Torch).
+// Tfc: tfc::kernels::conv2d* into preallocated buffers (oneDNN when tfc is
+// built with it, else im2col or col2im plus the GEMM). Gemm: the im2col
+// kernel's GEMM alone, one cblas_sgemm of the same M, N, K over the whole
+// batch on random operands: the floor the im2col approach can reach. Built as
+// tfc-bench-conv-torch (bench_conv_torch.cpp), the same binary also times
+// libtorch (Conv<S>/<case>/Torch).
 //
 // Counters: GFLOP/s (2*n*oh*ow*o*kh*kw*c flops per call) and `peak`, the
-// fraction of the 2-core FMA peak (conv_cases.h), both in real time: OpenBLAS
-// and the packing run on both cores.
+// fraction of the 2-core FMA peak (conv_cases.h), both in real time: the
+// kernels run on all of tfc's threads (TFC_NUM_THREADS).
 //
 //===----------------------------------------------------------------------===//
 

@@ -12,7 +12,9 @@
 //   Conv<S>/BackpropFilter/Torch  the same with respect to the weight alone
 //
 // libtorch runs in its native NCHW layout (weights OIHW) with padding 1 (3x3
-// SAME, stride 1) on one intra-op thread per core; the backward cases record
+// SAME, stride 1) on as many intra-op threads as tfc's kernels use:
+// TFC_NUM_THREADS when set (TFC_NUM_THREADS=1 gives a steadier one-core
+// comparison on a busy machine), else one per core. The backward cases record
 // the forward graph once and time torch::autograd::grad with retain_graph.
 // Each case first checks libtorch's result against tfc's kernel on the same
 // numbers. The label names libtorch's backend and thread count.
@@ -27,6 +29,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <thread>
 
@@ -46,8 +49,10 @@ float maxDiff(const float *a, const float *b, int64_t n) {
 }
 
 void torchCase(benchmark::State &st, const ConvCase &c, Kind kind) {
-  // One intra-op thread per core, as tfc's kernels and OpenBLAS use.
-  const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  if (const char *env = std::getenv("TFC_NUM_THREADS"))
+    if (int n = std::atoi(env); n > 0)
+      threads = n;
   if (torch::get_num_threads() != threads)
     torch::set_num_threads(threads);
   k::Conv2DShape s =

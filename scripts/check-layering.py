@@ -101,7 +101,8 @@ LAYERS = [
     # is installed) are here too.
     ("tools", ["TfcProgramGenerator", "TfcGradientDiff",
                "tfc-bench-fusion-ref", "tfc-bench-torch-cases",
-               "tfc-bench-conv-torch-cases", "tfc-torch-side"]),
+               "tfc-bench-conv-torch-cases", "tfc-bench-pool-torch-cases",
+               "tfc-torch-side"]),
 ]
 
 # (linking target, linked target) pairs, fnmatch patterns, that may be of the
@@ -116,6 +117,7 @@ SAME_LAYER_ALLOWED = [
     ("*", "tfc-bench-fusion-ref"),
     ("*", "tfc-bench-torch-cases"),
     ("*", "tfc-bench-conv-torch-cases"),
+    ("*", "tfc-bench-pool-torch-cases"),
     ("*", "tfc-torch-side"),
 ]
 

@@ -609,6 +609,22 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
                                                      ? "SAME"
                                                      : "VALID")));
     break;
+  case OpKind::MaxPool2D:
+  case OpKind::AvgPool2D:
+  case OpKind::MaxPool2DGrad:
+  case OpKind::MaxPool2DGradGrad:
+  case OpKind::AvgPool2DGrad:
+    if (kind == OpKind::AvgPool2DGrad)
+      nattrs.push_back(
+          named("input_shape", builder.getDenseI64ArrayAttr(attrs.shape)));
+    nattrs.push_back(named("ksize", builder.getDenseI64ArrayAttr(attrs.ksize)));
+    nattrs.push_back(
+        named("strides", builder.getDenseI64ArrayAttr(attrs.strides)));
+    nattrs.push_back(named("padding",
+                           builder.getStringAttr(attrs.padding == Padding::Same
+                                                     ? "SAME"
+                                                     : "VALID")));
+    break;
   case OpKind::SoftmaxCrossEntropy: {
     if (n != 2)
       throw fail("expected labels and logits");

@@ -144,11 +144,24 @@ std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
     break;
   case OpKind::Conv2D:
   case OpKind::Conv2DBackpropInput:
-  case OpKind::Conv2DBackpropFilter: {
-    if (d.kind != OpKind::Conv2D)
+  case OpKind::Conv2DBackpropFilter:
+  case OpKind::MaxPool2D:
+  case OpKind::AvgPool2D:
+  case OpKind::MaxPool2DGrad:
+  case OpKind::MaxPool2DGradGrad:
+  case OpKind::AvgPool2DGrad: {
+    bool pool = d.kind != OpKind::Conv2D &&
+                d.kind != OpKind::Conv2DBackpropInput &&
+                d.kind != OpKind::Conv2DBackpropFilter;
+    if (d.kind == OpKind::Conv2DBackpropInput ||
+        d.kind == OpKind::Conv2DBackpropFilter ||
+        d.kind == OpKind::AvgPool2DGrad)
       d.attrs.shape = shapeOf(resultType);
     d.attrs.strides = i64Array("strides");
-    d.attrs.dilations = i64Array("dilations");
+    if (pool)
+      d.attrs.ksize = i64Array("ksize");
+    else
+      d.attrs.dilations = i64Array("dilations");
     auto padding = op->getAttrOfType<mlir::StringAttr>("padding");
     if (!padding ||
         (padding.getValue() != "SAME" && padding.getValue() != "VALID")) {

@@ -60,6 +60,7 @@ void mlir::tfc::populateTfcToLinalgPatterns(RewritePatternSet &patterns) {
   populateElementwiseToLinalgPatterns(patterns);
   populateMatmulToLinalgPatterns(patterns);
   populateConvToLinalgPatterns(patterns);
+  populatePoolToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
   populateControlFlowToSCFPatterns(patterns);

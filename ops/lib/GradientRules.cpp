@@ -299,6 +299,39 @@ Grads conv2dBackpropFilterGrad(const GradientContext &c, const Tensor &g) {
           conv2d(x, g, s, c.attrs.padding, d)};
 }
 
+// --- Pooling ------------------------------------------------------------------
+// avg_pool2d and its gradient are linear and each other's adjoint; max_pool2d
+// routes dy to each window's first maximum (max_pool2d_grad), whose adjoint
+// in dy reads a gradient back at those maxima (max_pool2d_grad_grad), and
+// the reverse. The choice of the maxima is piecewise constant in the input:
+// no gradient flows to it from the two gradient ops (as in TensorFlow).
+
+Grads maxPoolGrad(const GradientContext &c, const Tensor &dy) {
+  return {max_pool2d_grad(in(c, 0), dy, pairOf(c.attrs.ksize),
+                          pairOf(c.attrs.strides), c.attrs.padding)};
+}
+
+Grads maxPoolGradGrad(const GradientContext &c, const Tensor &g) {
+  return {Tensor(), max_pool2d_grad_grad(in(c, 0), g, pairOf(c.attrs.ksize),
+                                         pairOf(c.attrs.strides),
+                                         c.attrs.padding)};
+}
+
+Grads maxPoolGradGradGrad(const GradientContext &c, const Tensor &g) {
+  return {Tensor(), max_pool2d_grad(in(c, 0), g, pairOf(c.attrs.ksize),
+                                    pairOf(c.attrs.strides), c.attrs.padding)};
+}
+
+Grads avgPoolGrad(const GradientContext &c, const Tensor &dy) {
+  return {avg_pool2d_grad(in(c, 0).shape(), dy, pairOf(c.attrs.ksize),
+                          pairOf(c.attrs.strides), c.attrs.padding)};
+}
+
+Grads avgPoolGradGrad(const GradientContext &c, const Tensor &g) {
+  return {avg_pool2d(g, pairOf(c.attrs.ksize), pairOf(c.attrs.strides),
+                     c.attrs.padding)};
+}
+
 Grads reduceSumGrad(const GradientContext &c, const Tensor &dy) {
   return {broadcast_to(keepReducedDims(c, dy), in(c, 0).shape())};
 }
@@ -450,6 +483,16 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
     return conv2dBackpropInputGrad;
   case OpKind::Conv2DBackpropFilter:
     return conv2dBackpropFilterGrad;
+  case OpKind::MaxPool2D:
+    return maxPoolGrad;
+  case OpKind::MaxPool2DGrad:
+    return maxPoolGradGrad;
+  case OpKind::MaxPool2DGradGrad:
+    return maxPoolGradGradGrad;
+  case OpKind::AvgPool2D:
+    return avgPoolGrad;
+  case OpKind::AvgPool2DGrad:
+    return avgPoolGradGrad;
   // Gradients stop here by definition.
   case OpKind::StopGradient:
     return nullptr;

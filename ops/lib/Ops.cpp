@@ -482,6 +482,58 @@ Tensor tfc::conv2d_backprop_filter(const Tensor &input,
   return dispatch(OpKind::Conv2DBackpropFilter, in, 2, attrs, loc);
 }
 
+namespace {
+OpAttrs poolAttrs(std::array<int64_t, 2> ksize, std::array<int64_t, 2> strides,
+                  Padding padding) {
+  OpAttrs attrs;
+  attrs.ksize.assign(ksize.begin(), ksize.end());
+  attrs.strides.assign(strides.begin(), strides.end());
+  attrs.padding = padding;
+  return attrs;
+}
+} // namespace
+
+Tensor tfc::max_pool2d(const Tensor &input, std::array<int64_t, 2> ksize,
+                       std::array<int64_t, 2> strides, Padding padding,
+                       std::source_location loc) {
+  OpAttrs attrs = poolAttrs(ksize, strides, padding);
+  return dispatch(OpKind::MaxPool2D, &input, 1, attrs, loc);
+}
+
+Tensor tfc::avg_pool2d(const Tensor &input, std::array<int64_t, 2> ksize,
+                       std::array<int64_t, 2> strides, Padding padding,
+                       std::source_location loc) {
+  OpAttrs attrs = poolAttrs(ksize, strides, padding);
+  return dispatch(OpKind::AvgPool2D, &input, 1, attrs, loc);
+}
+
+Tensor tfc::max_pool2d_grad(const Tensor &input, const Tensor &dy,
+                            std::array<int64_t, 2> ksize,
+                            std::array<int64_t, 2> strides, Padding padding,
+                            std::source_location loc) {
+  OpAttrs attrs = poolAttrs(ksize, strides, padding);
+  Tensor in[2] = {input, dy};
+  return dispatch(OpKind::MaxPool2DGrad, in, 2, attrs, loc);
+}
+
+Tensor tfc::max_pool2d_grad_grad(const Tensor &input, const Tensor &grad,
+                                 std::array<int64_t, 2> ksize,
+                                 std::array<int64_t, 2> strides,
+                                 Padding padding, std::source_location loc) {
+  OpAttrs attrs = poolAttrs(ksize, strides, padding);
+  Tensor in[2] = {input, grad};
+  return dispatch(OpKind::MaxPool2DGradGrad, in, 2, attrs, loc);
+}
+
+Tensor tfc::avg_pool2d_grad(const std::vector<int64_t> &input_shape,
+                            const Tensor &dy, std::array<int64_t, 2> ksize,
+                            std::array<int64_t, 2> strides, Padding padding,
+                            std::source_location loc) {
+  OpAttrs attrs = poolAttrs(ksize, strides, padding);
+  attrs.shape = input_shape;
+  return dispatch(OpKind::AvgPool2DGrad, &dy, 1, attrs, loc);
+}
+
 // --- Operators ---------------------------------------------------------------
 // No location: operators cannot have default arguments.
 

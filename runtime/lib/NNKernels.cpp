@@ -10,6 +10,7 @@
 #include "Parallel.h"
 #include "tfc/runtime/ConvKernels.h"
 #include "tfc/runtime/Kernels.h"
+#include "tfc/runtime/PoolKernels.h"
 
 #include <Eigen/Core>
 
@@ -298,6 +299,119 @@ Tensor conv2d_backprop_filter(const Tensor &input,
         s, static_cast<const T *>(input.unsafe_impl()->data),
         static_cast<const T *>(dy.unsafe_impl()->data),
         static_cast<T *>(out.unsafe_impl()->data));
+  });
+  return out;
+}
+
+// --- Pooling (the arithmetic is PoolKernels.cpp's) --------------------------
+
+namespace {
+
+Pool2DShape poolShape(const char *op, const std::vector<int64_t> &input,
+                      std::array<int64_t, 2> ksize,
+                      std::array<int64_t, 2> strides, Padding padding) {
+  return pool2d_shape(op, input, ksize, strides, padding == Padding::Same);
+}
+
+std::vector<int64_t> pooledShape(const Pool2DShape &s) {
+  return {s.n, s.oh, s.ow, s.c};
+}
+
+/// `t` (a pooling operand) is concrete and float.
+void requireFloat(std::string_view name, const Tensor &t) {
+  require_concrete(name, t);
+  require_dtype(name, kMaskFloats, t.dtype());
+}
+
+template <class T> const T *dataOf(const Tensor &t) {
+  return static_cast<const T *>(t.unsafe_impl()->data);
+}
+template <class T> T *dataOf(Tensor &t) {
+  return static_cast<T *>(t.unsafe_impl()->data);
+}
+
+/// `x` pooled by `run(shape, x, y)` into the pooling's result shape.
+template <class Run>
+Tensor pool(const char *name, const Tensor &x, std::array<int64_t, 2> ksize,
+            std::array<int64_t, 2> strides, Padding padding, Run &&run) {
+  requireFloat(name, x);
+  Pool2DShape s = poolShape(name, x.shape(), ksize, strides, padding);
+  std::vector<int64_t> shape = pooledShape(s);
+  Tensor out = make_tensor(x.dtype(), shape, checked_numel(name, shape, x.dtype()));
+  dispatchFloat(x.dtype(), [&](auto tag) { run(tag, s, out); });
+  return out;
+}
+
+} // namespace
+
+Tensor max_pool2d(const Tensor &input, std::array<int64_t, 2> ksize,
+                  std::array<int64_t, 2> strides, Padding padding) {
+  return pool("max_pool2d", input, ksize, strides, padding,
+              [&](auto tag, const Pool2DShape &s, Tensor &out) {
+                using T = decltype(tag);
+                kernels::max_pool2d<T>(s, dataOf<T>(input), dataOf<T>(out));
+              });
+}
+
+Tensor avg_pool2d(const Tensor &input, std::array<int64_t, 2> ksize,
+                  std::array<int64_t, 2> strides, Padding padding) {
+  return pool("avg_pool2d", input, ksize, strides, padding,
+              [&](auto tag, const Pool2DShape &s, Tensor &out) {
+                using T = decltype(tag);
+                kernels::avg_pool2d<T>(s, dataOf<T>(input), dataOf<T>(out));
+              });
+}
+
+Tensor max_pool2d_grad(const Tensor &input, const Tensor &dy,
+                       std::array<int64_t, 2> ksize,
+                       std::array<int64_t, 2> strides, Padding padding) {
+  constexpr const char *name = "max_pool2d_grad";
+  requireConvOperands(name, input, "input", dy, "dy");
+  Pool2DShape s = poolShape(name, input.shape(), ksize, strides, padding);
+  if (dy.shape() != pooledShape(s))
+    fail(name, "dy has shape ", dy.shape(), " but the pooling's result has "
+         "shape ", pooledShape(s));
+  Tensor out = make_tensor(input.dtype(), input.shape(),
+                           checked_numel(name, input.shape(), input.dtype()));
+  dispatchFloat(input.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    kernels::max_pool2d_grad<T>(s, dataOf<T>(input), dataOf<T>(dy),
+                                dataOf<T>(out));
+  });
+  return out;
+}
+
+Tensor max_pool2d_grad_grad(const Tensor &input, const Tensor &grad,
+                            std::array<int64_t, 2> ksize,
+                            std::array<int64_t, 2> strides, Padding padding) {
+  constexpr const char *name = "max_pool2d_grad_grad";
+  requireConvOperands(name, input, "input", grad, "grad");
+  if (grad.shape() != input.shape())
+    fail(name, "grad has shape ", grad.shape(), " but input has shape ",
+         input.shape());
+  return pool(name, input, ksize, strides, padding,
+              [&](auto tag, const Pool2DShape &s, Tensor &out) {
+                using T = decltype(tag);
+                kernels::max_pool2d_grad_grad<T>(s, dataOf<T>(input),
+                                                 dataOf<T>(grad),
+                                                 dataOf<T>(out));
+              });
+}
+
+Tensor avg_pool2d_grad(const std::vector<int64_t> &inputShape,
+                       const Tensor &dy, std::array<int64_t, 2> ksize,
+                       std::array<int64_t, 2> strides, Padding padding) {
+  constexpr const char *name = "avg_pool2d_grad";
+  requireFloat(name, dy);
+  Pool2DShape s = poolShape(name, inputShape, ksize, strides, padding);
+  if (dy.shape() != pooledShape(s))
+    fail(name, "dy has shape ", dy.shape(), " but the pooling's result has "
+         "shape ", pooledShape(s));
+  Tensor out = make_tensor(dy.dtype(), inputShape,
+                           checked_numel(name, inputShape, dy.dtype()));
+  dispatchFloat(dy.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    kernels::avg_pool2d_grad<T>(s, dataOf<T>(dy), dataOf<T>(out));
   });
   return out;
 }

@@ -34,3 +34,13 @@
 // CONV: ptxas ok: conv_kernel (1 entries)
 // CONV-COUNT-9: ptxas ok: conv_kernel_{{[0-9]}} (1 entries)
 // CONV-NOT: ptxas ok
+
+// max/avg pooling and their three gradient ops (PoolToLinalg.cpp: one
+// kernel each, the window loops inside).
+// RUN: tfc-opt %S/Inputs/pool.mlir --tfc-cuda-pipeline -o %t.pool.mlir
+// RUN: rm -rf %t.pool.dir
+// RUN: %python %S/Inputs/assemble-ptx.py %ptxas sm_90 %t.pool.mlir %t.pool.dir | FileCheck %s --check-prefix=POOL
+
+// POOL: ptxas ok: pool_kernel (1 entries)
+// POOL-COUNT-4: ptxas ok: pool_kernel_{{[0-9]}} (1 entries)
+// POOL-NOT: ptxas ok

@@ -18,6 +18,8 @@
 
 #include "ProgramGenerator.h"
 
+#include "tfc/runtime/ConvGeometry.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -192,6 +194,29 @@ struct Val {
   bool sliceView = false;
 };
 
+/// The window of a tfc.conv2d (or of its gradients), per spatial dim
+/// (height, width): taps, stride, dilation, input and output size.
+struct ConvWindow {
+  int64_t k[2] = {1, 1}, stride[2] = {1, 1}, dilation[2] = {1, 1};
+  int64_t in[2] = {1, 1}, out[2] = {1, 1};
+  bool same = false;
+
+  std::string attrs() const {
+    auto pair = [](const int64_t v[2]) {
+      return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + "]";
+    };
+    return "strides = " + pair(stride) + ", dilations = " + pair(dilation) +
+           ", padding = \"" + (same ? "SAME" : "VALID") + "\"";
+  }
+};
+
+std::string listOf(const std::vector<int64_t> &v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
 //===----------------------------------------------------------------------===//
 // The generator
 //===----------------------------------------------------------------------===//
@@ -271,6 +296,10 @@ private:
   int deriveTranspose(const TType &t, double maxErr);
   int castTo(int id, DType to, bool remask = false);
   TType randomMask(const TType &t, DType dt);
+  TType randomImage(DType dt);
+  void randomTaps(ConvWindow &w, int d);
+  ConvWindow convWindow(int64_t h, int64_t w);
+  ConvWindow convWindowFor(int64_t outH, int64_t outW);
   int makePredicate();
   std::string cmpPredicate(DType operands);
   /// Rounding error a correctly rounded op adds to a result of `bound` whose
@@ -303,6 +332,7 @@ private:
   bool genSoftmax();
   bool genCrossEntropy();
   bool genOneHot();
+  bool genConv();
   bool genIf();
   bool genWhile();
   bool genPrint();
@@ -851,8 +881,9 @@ bool Generator::genOne() {
       {&Generator::genConcat, 3},       {&Generator::genSlice, 3},
       {&Generator::genArgmax, 3},       {&Generator::genSoftmax, 3},
       {&Generator::genCrossEntropy, 1}, {&Generator::genOneHot, 2},
-      {&Generator::genIf, 4},           {&Generator::genWhile, 4},
-      {&Generator::genPrint, 1},        {&Generator::genAssert, 1}};
+      {&Generator::genConv, 3},         {&Generator::genIf, 4},
+      {&Generator::genWhile, 4},        {&Generator::genPrint, 1},
+      {&Generator::genAssert, 1}};
   std::vector<double> weights;
   for (const Entry &e : table)
     weights.push_back(e.weight);
@@ -1475,6 +1506,139 @@ bool Generator::genOneHot() {
                 t, 1, 0, true) >= 0;
 }
 
+/// A small NHWC image of dtype `dt`: batch 1-2, height and width 1-6,
+/// channels 1-3; the batch now and then dynamic (the one dim the conv
+/// lowering takes dynamic).
+TType Generator::randomImage(DType dt) {
+  TType t{dt, {uniform(1, 2), uniform(1, 6), uniform(1, 6), uniform(1, 3)}};
+  t.setDyn(0, chance(0.15));
+  return t;
+}
+
+/// Taps 1-3, stride 1-2 and dilation 1-2 along dim `d` of `w`.
+void Generator::randomTaps(ConvWindow &w, int d) {
+  w.k[d] = uniform(1, 3);
+  w.stride[d] = uniform(1, 2);
+  w.dilation[d] = chance(0.3) ? 2 : 1;
+}
+
+/// A random window over an input of `h` x `w`: SAME or VALID, VALID windows
+/// shrunk to fit (the verifier rejects longer ones).
+ConvWindow Generator::convWindow(int64_t h, int64_t w) {
+  ConvWindow c;
+  c.same = chance(0.5);
+  c.in[0] = h;
+  c.in[1] = w;
+  for (int d = 0; d < 2; ++d) {
+    randomTaps(c, d);
+    if (!c.same && (c.k[d] - 1) * c.dilation[d] + 1 > c.in[d]) {
+      c.dilation[d] = 1;
+      c.k[d] = std::min(c.k[d], c.in[d]);
+    }
+    c.out[d] = kernels::window_dim(c.in[d], c.k[d], c.stride[d], c.dilation[d],
+                                   c.same)
+                   ->out;
+  }
+  return c;
+}
+
+/// A random window whose output is `outH` x `outW`, with an input size
+/// that gives it: what a gradient op needs when its dy comes first.
+ConvWindow Generator::convWindowFor(int64_t outH, int64_t outW) {
+  ConvWindow c;
+  c.same = chance(0.5);
+  c.out[0] = outH;
+  c.out[1] = outW;
+  for (int d = 0; d < 2; ++d) {
+    randomTaps(c, d);
+    int64_t span = (c.k[d] - 1) * c.dilation[d] + 1, s = c.stride[d];
+    // SAME: out = ceil(in / s); VALID: out = (in - span) / s + 1.
+    c.in[d] = (c.out[d] - 1) * s +
+              (c.same ? uniform(1, s) : span + uniform(0, s - 1));
+    assert(kernels::window_dim(c.in[d], c.k[d], s, c.dilation[d], c.same)
+               ->out == c.out[d]);
+  }
+  return c;
+}
+
+bool Generator::genConv() {
+  // Rank-4 float values small enough to convolve; height, width and
+  // channels static (the lowering needs static windows).
+  auto image = [](int64_t maxHW) {
+    return [maxHW](const Val &v) {
+      const TType &t = v.type;
+      return isFloat(t.dtype) && t.rank() == 4 && !t.isDyn(1) &&
+             !t.isDyn(2) && !t.isDyn(3) && t.shape[0] <= 4 &&
+             t.shape[1] <= maxHW && t.shape[2] <= maxHW && t.shape[3] <= 4;
+    };
+  };
+  DType dt = chance(0.65) ? DType::Float32 : DType::Float64;
+  int64_t kind = uniform(0, 4); // conv2d 3/5, each gradient op 1/5
+  std::string op, attrs;
+  int a = -1, b = -1; // the two operands
+  TType t;            // the result
+  double terms = 1;   // products summed per result element
+  if (kind == 3) {
+    // conv2d_backprop_input(filter, dy): dy first, often an existing value
+    // (a conv2d's result, as in a backward pass), the input size solved
+    // for its geometry.
+    int dy = chance(0.6) ? pick(image(6)) : -1;
+    TType dyt = dy >= 0 ? val(dy).type : randomImage(dt);
+    dt = dyt.dtype;
+    ConvWindow w = convWindowFor(dyt.shape[1], dyt.shape[2]);
+    int64_t c = uniform(1, 3), o = dyt.shape[3];
+    t = TType{dt, {dyt.shape[0], w.in[0], w.in[1], c}};
+    a = obtain(TType{dt, {w.k[0], w.k[1], c, o}});
+    b = dy >= 0 ? dy : obtain(dyt);
+    op = "conv2d_backprop_input";
+    attrs = "input_shape = " + listOf(t.shape) + ", " + w.attrs();
+    terms = static_cast<double>(w.k[0] * w.k[1] * o);
+  } else {
+    int x = chance(0.7) ? pick(image(8)) : -1;
+    TType xt = x >= 0 ? val(x).type : randomImage(dt);
+    dt = xt.dtype;
+    if (x < 0)
+      x = obtain(xt);
+    ConvWindow w = convWindow(xt.shape[1], xt.shape[2]);
+    int64_t n = xt.shape[0], c = xt.shape[3], o = uniform(1, 3);
+    TType yt{dt, {n, w.out[0], w.out[1], o}};
+    yt.setDyn(0, xt.isDyn(0));
+    a = x;
+    if (kind < 3) {
+      b = obtain(TType{dt, {w.k[0], w.k[1], c, o}});
+      t = yt;
+      op = "conv2d";
+      attrs = w.attrs();
+      terms = static_cast<double>(w.k[0] * w.k[1] * c);
+    } else {
+      // dy's batch may be dynamic where the input's is not (compatible).
+      TType dyt = yt;
+      dyt.setDyn(0, chance(0.3) ? !xt.isDyn(0) : xt.isDyn(0));
+      b = obtain(dyt);
+      t = TType{dt, {w.k[0], w.k[1], c, o}};
+      op = "conv2d_backprop_filter";
+      attrs = "filter_shape = " + listOf(t.shape) + ", " + w.attrs();
+      terms = static_cast<double>(n * w.out[0] * w.out[1]);
+    }
+  }
+  // Sums of products, as matmul: the summation order differs (im2col +
+  // GEMM in the runtime, linalg loops or the same kernels compiled).
+  double limit = limitOf(dt);
+  a = tame(a, std::sqrt(limit / terms));
+  b = tame(b, std::sqrt(limit / terms));
+  const Val &p = val(a), &q = val(b);
+  double bound = terms * p.bound * q.bound;
+  double err = terms * (p.err * q.bound + q.err * p.bound + p.err * q.err);
+  err += terms > 1 ? 2 * terms * unitRoundoff(dt) * bound
+                   : rounding(dt, err, bound);
+  std::string types = "(" + typeString(p.type) + ", " + typeString(q.type) +
+                      ") -> " + typeString(t);
+  std::string lhs = use(a), rhs = use(b);
+  return define("tfc." + op + " " + lhs + ", " + rhs + ", " + attrs + " : " +
+                    types,
+                t, bound, err, true) >= 0;
+}
+
 bool Generator::genIf() {
   if (nesting >= opt.maxNesting || budget < 3)
     return false;
@@ -1824,12 +1988,25 @@ GeneratedProgram Generator::run(uint64_t seed) {
     }
     argTypes.push_back(t);
   }
+  // Now and then an NHWC image in place of an argument, so that gradients
+  // flow into tfc.conv2d and its gradient ops from an argument.
+  int64_t image = -1;
+  if (!program.special && chance(opt.imageArgRate)) {
+    image = uniform(0, nargs - 1);
+    argTypes[image] = randomImage(chance(0.65) ? DType::Float32
+                                               : DType::Float64);
+  }
   // Some programs declare dims of their arguments dynamic (`?`): the data
   // is the same, the lowering takes its dynamic-shape paths.
   if (!program.special && chance(opt.dynamicRate))
     for (TType &t : argTypes)
       for (int64_t i = 0; i < t.rank(); ++i)
         t.setDyn(i, chance(0.5));
+  // The image keeps a static height, width and channels: the conv lowering
+  // takes only the batch dynamic.
+  if (image >= 0)
+    for (int64_t i = 1; i < 4; ++i)
+      argTypes[image].setDyn(i, false);
   std::string signature;
   for (size_t i = 0; i < argTypes.size(); ++i) {
     double bound = 0;

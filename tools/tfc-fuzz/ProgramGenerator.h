@@ -12,8 +12,9 @@
 // Two kinds of program come out:
 // - ordinary programs: 5-30 ops drawn from every op family (elementwise,
 //   cmp/select/cast, broadcast, shape ops, reductions, matmul, argmax,
-//   softmax family, one_hot, tfc.if, tfc.while with a bounded trip count,
-//   print, assert) on finite, tame values, some with dims declared `?`;
+//   softmax family, one_hot, conv2d and its two gradient ops, tfc.if,
+//   tfc.while with a bounded trip count, print, assert) on finite, tame
+//   values, some with dims declared `?`;
 // - special-value programs: a few float ops applied straight to tensors full
 //   of NaN, +-inf, -0 and huge values, compared to a few ulps (NaN == NaN).
 //
@@ -31,10 +32,10 @@
 //   Discontinuous ops (cmp, float->int casts, floor_div, mod, argmax, the
 //   predicates of tfc.if and tfc.while) only ever see exact operands, so a
 //   one-ulp difference upstream can never flip a branch;
-// - transcendental functions, float sums and matmuls (whose rounding or
-//   summation order differs between Eigen, libm and MLIR's polynomial
-//   approximations) add error, propagated to first order. A result's
-//   tolerance is derived from its error estimate.
+// - transcendental functions, float sums, matmuls and convolutions (whose
+//   rounding or summation order differs between Eigen, OpenBLAS, libm and
+//   MLIR's polynomial approximations) add error, propagated to first
+//   order. A result's tolerance is derived from its error estimate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +57,9 @@ struct GeneratorOptions {
   int maxOps = 30; ///< constants come on top), counting nested ones.
   int maxArgs = 4;
   int maxRank = 3; ///< Of the arguments; shape ops may reach rank 4.
+  /// Fraction of ordinary programs with one argument replaced by a small
+  /// rank-4 float NHWC image (for tfc.conv2d and its gradients).
+  double imageArgRate = 0.25;
   int maxDim = 5;
   int maxNesting = 2;   ///< tfc.if / tfc.while inside each other.
   int maxTripCount = 5; ///< Iterations of a tfc.while, at most.

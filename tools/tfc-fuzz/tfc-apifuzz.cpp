@@ -9,7 +9,8 @@
 // The API cases of the reliability fuzz set (docs/testing.md): each case is
 // one public op called with random tensors (every dtype, rank 0-3, dims 0-4,
 // zeros among integer values) and random attributes, many of them invalid
-// (axes out of range, wrong shapes, bad perms, negative sizes). The call runs
+// (axes out of range, wrong shapes, bad perms, negative sizes, conv windows
+// that do not fit or strides below 1). The call runs
 // eagerly, then inside tfc::function (static shapes) and inside a
 // reduce_retracing function that was first traced with other dims (dynamic
 // shapes). Each must either return or throw a tfc::Error, and all three must
@@ -23,6 +24,7 @@
 
 #include "tfc/tfc.h"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -115,6 +117,13 @@ public:
     return s;
   }
   int64_t axis(int64_t rank) { return pick(-rank - 1, rank); }
+  /// Strides or dilations of a conv: 1-2, now and then below 1.
+  std::array<int64_t, 2> window() {
+    std::array<int64_t, 2> w{pick(1, 2), pick(1, 2)};
+    if (coin(0.05))
+      w[pick(0, 1)] = pick(-1, 0);
+    return w;
+  }
   std::vector<int64_t> axes(int64_t rank) {
     std::vector<int64_t> a(pick(0, std::max<int64_t>(rank, 1)));
     for (auto &x : a)
@@ -135,9 +144,13 @@ std::string vec(const std::vector<int64_t> &v) {
   return s + "}";
 }
 
+std::string vec(const std::array<int64_t, 2> &v) {
+  return vec(std::vector<int64_t>(v.begin(), v.end()));
+}
+
 Case Gen::next() {
   using V = const std::vector<Tensor> &;
-  switch (pick(0, 15)) {
+  switch (pick(0, 17)) {
   case 0: { // unary math
     static const std::pair<const char *,
                            Tensor (*)(const Tensor &, std::source_location)>
@@ -296,6 +309,55 @@ Case Gen::next() {
     return {"softmax_cross_entropy_with_logits",
             {tensor(t, near(s)), tensor(t, s)},
             [](V a) { return softmax_cross_entropy_with_logits(a[0], a[1]); }};
+  }
+  case 15:
+  case 16: { // conv2d and its gradients
+    // Small NHWC inputs and HWIO filters (a batch of 0 now and then),
+    // sometimes of another shape, rank or dtype.
+    DType t = coin(0.9) ? floating() : dtype();
+    std::vector<int64_t> x{pick(0, 2), pick(1, 6), pick(1, 6), pick(1, 3)};
+    std::vector<int64_t> f{pick(1, 3), pick(1, 3), x[3], pick(1, 3)};
+    if (coin(0.1))
+      x = coin() ? near(x) : shape();
+    if (coin(0.1))
+      f = near(f);
+    std::array<int64_t, 2> st = window(), dl = window();
+    Padding pad = coin() ? Padding::Same : Padding::Valid;
+    // VALID windows mostly fit; the rest must fail everywhere.
+    if (pad == Padding::Valid && x.size() == 4 && f.size() == 4 && coin(0.8))
+      for (int d = 0; d < 2; ++d)
+        if (dl[d] >= 1 && f[d] >= 1 && (f[d] - 1) * dl[d] + 1 > x[1 + d]) {
+          dl[d] = 1;
+          f[d] = std::min(f[d], x[1 + d]);
+        }
+    std::string attrs = " strides " + vec(st) + " dilations " + vec(dl) +
+                        (pad == Padding::Same ? " SAME" : " VALID");
+    if (coin(0.5))
+      return {"conv2d" + attrs, {tensor(t, x), tensor(t, f)},
+              [st, pad, dl](V a) { return conv2d(a[0], a[1], st, pad, dl); }};
+    // dy of the convolution's result shape (TensorFlow's geometry), or of
+    // a nearby shape when the window is invalid or by chance.
+    std::vector<int64_t> dy = x;
+    if (x.size() == 4 && f.size() == 4) {
+      dy = {x[0], 1, 1, f[3]};
+      for (int d = 0; d < 2; ++d)
+        if (auto w = kernels::window_dim(x[1 + d], f[d], st[d], dl[d],
+                                         pad == Padding::Same))
+          dy[1 + d] = w->out;
+    }
+    if (coin(0.1))
+      dy = near(dy);
+    if (coin())
+      return {"conv2d_backprop_input " + vec(x) + attrs,
+              {tensor(t, f), tensor(t, dy)},
+              [x, st, pad, dl](V a) {
+                return conv2d_backprop_input(x, a[0], a[1], st, pad, dl);
+              }};
+    return {"conv2d_backprop_filter " + vec(f) + attrs,
+            {tensor(t, x), tensor(t, dy)},
+            [f, st, pad, dl](V a) {
+              return conv2d_backprop_filter(a[0], f, a[1], st, pad, dl);
+            }};
   }
   default: {
     DType it = coin(0.8) ? DType::Int32 : dtype();

@@ -81,4 +81,35 @@ TEST(ApiFuzzRegression, MatmulBroadcastsBatchDims) {
   expectSame(compiledGradA(a, b), eagerGrad);
 }
 
+// Open (tfc-apifuzz --count=600 --seed=2027, cases 7, 169, 474 and 7 more):
+// conv2d and its gradients with a static batch of 0 compute eagerly (an
+// empty result, or a zero filter gradient) but do not compile: the lowering
+// pads (SAME) or spreads (strides) the empty input with tensor.pad /
+// tensor.insert_slice, which become a memref.subview at offset 0 of the
+// size-0 batch, rejected as out of bounds. A dynamic batch of 0 works.
+TEST(ApiFuzzRegression, DISABLED_ConvWithEmptyBatchCompiles) {
+  Tensor x = zeros({0, 2, 4, 2}), f = ones({2, 2, 2, 1});
+  Tensor dy = zeros({0, 1, 4, 1});
+  std::array<int64_t, 2> strides{2, 1}, dilations{1, 1};
+  Padding same = Padding::Same;
+  auto conv = function([&](const Tensor &a, const Tensor &b) {
+    return conv2d(a, b, strides, same, dilations);
+  });
+  // Each call on its own: all three fail today.
+  EXPECT_NO_THROW(
+      expectSame(conv(x, f), conv2d(x, f, strides, same, dilations)));
+  auto filterGrad = function([&](const Tensor &a, const Tensor &b) {
+    return conv2d_backprop_filter(a, {2, 2, 2, 1}, b, strides, same, dilations);
+  });
+  EXPECT_NO_THROW(expectSame(
+      filterGrad(x, dy),
+      conv2d_backprop_filter(x, {2, 2, 2, 1}, dy, strides, same, dilations)));
+  auto inputGrad = function([&](const Tensor &a, const Tensor &b) {
+    return conv2d_backprop_input({0, 2, 4, 2}, a, b, strides, same, dilations);
+  });
+  EXPECT_NO_THROW(expectSame(
+      inputGrad(f, dy),
+      conv2d_backprop_input({0, 2, 4, 2}, f, dy, strides, same, dilations)));
+}
+
 } // namespace

@@ -1,14 +1,16 @@
 //===- ConvKernelsTest.cpp - conv2d kernels against direct loops ----------===//
 //
-// The im2col + GEMM kernels against the definitions written as direct loops
-// in double, over a random sweep of geometries (strides, dilations, SAME and
-// VALID), the adjoint identity that ties the three kernels together,
-// TensorFlow's shape rules and the errors.
+// The kernels (im2col + GEMM; oneDNN for float32 when tfc is built with it)
+// against the definitions written as direct loops in double, over a random
+// sweep of geometries (strides, dilations, SAME and VALID), the adjoint
+// identity that ties the three kernels together, thread counts and
+// concurrent calls, TensorFlow's shape rules and the errors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tfc/runtime/ConvKernels.h"
 #include "tfc/runtime/Error.h"
+#include "tfc/runtime/Kernels.h"
 #include "tfc/runtime/Tensor.h"
 
 #include <gtest/gtest.h>
@@ -16,6 +18,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace tfc;
@@ -147,13 +150,14 @@ void checkAll(const Conv2DShape &s, std::mt19937 &rng, double tol) {
 }
 
 /// A random geometry that conv2d_shape accepts (VALID draws are redrawn
-/// until the window fits).
-Conv2DShape randomShape(std::mt19937 &rng) {
+/// until the window fits), with cMin to cMax input channels.
+Conv2DShape randomShape(std::mt19937 &rng, int cMin = 1, int cMax = 5) {
   auto pick = [&](int lo, int hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
   while (true) {
-    int64_t n = pick(1, 3), h = pick(1, 9), w = pick(1, 9), c = pick(1, 5);
+    int64_t n = pick(1, 3), h = pick(1, 9), w = pick(1, 9);
+    int64_t c = pick(cMin, cMax);
     int64_t o = pick(1, 4), kh = pick(1, 4), kw = pick(1, 4);
     std::array<int64_t, 2> st{pick(1, 3), pick(1, 3)};
     std::array<int64_t, 2> dil{pick(1, 3), pick(1, 3)};
@@ -174,6 +178,16 @@ TYPED_TEST(ConvKernels, RandomGeometriesMatchDirectLoops) {
   std::mt19937 rng(1234);
   for (int trial = 0; trial < 400; ++trial)
     checkAll<T>(randomShape(rng), rng, tol);
+}
+
+// Wide enough inputs that every float kernel runs on oneDNN (with few
+// channels the input gradient stays on col2im).
+TYPED_TEST(ConvKernels, RandomWideGeometriesMatchDirectLoops) {
+  using T = TypeParam;
+  const double tol = std::is_same_v<T, float> ? 1e-4 : 1e-12;
+  std::mt19937 rng(4321);
+  for (int trial = 0; trial < 60; ++trial)
+    checkAll<T>(randomShape(rng, 8, 20), rng, tol);
 }
 
 TYPED_TEST(ConvKernels, PointwiseUsesInputAsColumns) {
@@ -206,6 +220,30 @@ TYPED_TEST(ConvKernels, ChunkedColumnMatrixMatchesDirectLoops) {
   checkAll<T>(conv2d_shape("conv2d", {3, 32, 32, 16}, {7, 7, 16, 2}, {1, 1},
                            {1, 1}, true),
               rng, tol);
+}
+
+// oneDNN's primitives are built per thread count and must give the same
+// results on each, and calls from several threads at once must not share
+// state.
+TEST(ConvKernels, ThreadCountsAndConcurrentCalls) {
+  const int saved = num_threads();
+  std::mt19937 rng(11);
+  for (int n : {1, 2, 3}) {
+    set_num_threads(n);
+    checkAll<float>(conv2d_shape("conv2d", {5, 12, 12, 16}, {3, 3, 16, 24},
+                                 {1, 1}, {1, 1}, true),
+                    rng, 1e-4);
+  }
+  set_num_threads(saved);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([t] {
+      std::mt19937 local(100 + t);
+      for (int i = 0; i < 10; ++i)
+        checkAll<float>(randomShape(local, 1, 20), local, 1e-4);
+    });
+  for (auto &t : threads)
+    t.join();
 }
 
 TEST(ConvKernels, AdjointIdentity) {

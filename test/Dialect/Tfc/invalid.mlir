@@ -951,3 +951,21 @@ func.func @conv2d_backprop_filter_shape(%x: tensor<1x5x5x3xf32>, %dy: tensor<1x5
   %0 = tfc.conv2d_backprop_filter %x, %dy, filter_shape = [0, 3, 3, 4], strides = [1, 1], dilations = [1, 1], padding = "SAME" : (tensor<1x5x5x3xf32>, tensor<1x5x5x4xf32>) -> tensor<0x3x3x4xf32>
   return
 }
+
+// -----
+
+func.func @max_pool2d_window(%x: tensor<1x4x4x2xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.max_pool2d' op the height window of 5 does not fit an input of 4 with padding VALID}}
+  %0 = tfc.max_pool2d %x, ksize = [5, 1], strides = [1, 1], padding = "VALID" : tensor<1x4x4x2xf32> -> tensor<1x1x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool2d_grad_dy(%dy: tensor<1x3x3x2xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.avg_pool2d_grad' op expected dy of the pooling's result shape but got 'tensor<1x3x3x2xf32>'}}
+  %0 = tfc.avg_pool2d_grad %dy, input_shape = [1, 4, 4, 2], ksize = [2, 2], strides = [2, 2], padding = "VALID" : tensor<1x3x3x2xf32> -> tensor<1x4x4x2xf32>
+  return
+}

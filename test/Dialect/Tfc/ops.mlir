@@ -289,3 +289,19 @@ func.func @conv2d(%x: tensor<2x7x7x3xf32>, %f: tensor<3x3x3x4xf32>, %dy: tensor<
   %yd = tfc.conv2d %xd, %f, strides = [1, 1], dilations = [1, 1], padding = "VALID" : (tensor<?x7x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<?x5x5x4xf32>
   return %y, %dx, %df, %yd : tensor<2x4x4x4xf32>, tensor<2x7x7x3xf32>, tensor<3x3x3x4xf32>, tensor<?x5x5x4xf32>
 }
+
+// CHECK-LABEL: func @pool
+func.func @pool(%x: tensor<2x7x7x3xf32>, %dy: tensor<2x4x4x3xf32>, %xd: tensor<?x8x8x?xf64>) -> (tensor<2x4x4x3xf32>, tensor<2x7x7x3xf32>, tensor<2x4x4x3xf32>, tensor<2x7x7x3xf32>, tensor<?x4x4x?xf64>) {
+  // CHECK: tfc.max_pool2d %{{.*}}, ksize = [3, 3], strides = [2, 2], padding = "SAME" : tensor<2x7x7x3xf32> -> tensor<2x4x4x3xf32>
+  %m = tfc.max_pool2d %x, ksize = [3, 3], strides = [2, 2], padding = "SAME" : tensor<2x7x7x3xf32> -> tensor<2x4x4x3xf32>
+  // CHECK: tfc.max_pool2d_grad %{{.*}}, %{{.*}}, ksize = [3, 3], strides = [2, 2], padding = "SAME"
+  %dm = tfc.max_pool2d_grad %x, %dy, ksize = [3, 3], strides = [2, 2], padding = "SAME" : (tensor<2x7x7x3xf32>, tensor<2x4x4x3xf32>) -> tensor<2x7x7x3xf32>
+  // CHECK: tfc.max_pool2d_grad_grad %{{.*}}, %{{.*}}, ksize = [3, 3], strides = [2, 2], padding = "SAME"
+  %gg = tfc.max_pool2d_grad_grad %x, %dm, ksize = [3, 3], strides = [2, 2], padding = "SAME" : (tensor<2x7x7x3xf32>, tensor<2x7x7x3xf32>) -> tensor<2x4x4x3xf32>
+  // CHECK: tfc.avg_pool2d_grad %{{.*}}, input_shape = [2, 7, 7, 3], ksize = [3, 3], strides = [2, 2], padding = "SAME"
+  %da = tfc.avg_pool2d_grad %dy, input_shape = [2, 7, 7, 3], ksize = [3, 3], strides = [2, 2], padding = "SAME" : tensor<2x4x4x3xf32> -> tensor<2x7x7x3xf32>
+  // Dynamic batch and channels stay dynamic; VALID: (8 - 2) / 2 + 1 = 4.
+  // CHECK: tfc.avg_pool2d {{.*}} : tensor<?x8x8x?xf64> -> tensor<?x4x4x?xf64>
+  %a = tfc.avg_pool2d %xd, ksize = [2, 2], strides = [2, 2], padding = "VALID" : tensor<?x8x8x?xf64> -> tensor<?x4x4x?xf64>
+  return %m, %dm, %gg, %da, %a : tensor<2x4x4x3xf32>, tensor<2x7x7x3xf32>, tensor<2x4x4x3xf32>, tensor<2x7x7x3xf32>, tensor<?x4x4x?xf64>
+}

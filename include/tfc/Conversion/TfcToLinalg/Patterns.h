@@ -39,6 +39,10 @@ void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
 /// linalg.generic (ConvToLinalg.cpp).
 void populateConvToLinalgPatterns(RewritePatternSet &patterns);
 
+/// max/avg pooling and their gradients to linalg.generic ops whose bodies
+/// loop over the window (PoolToLinalg.cpp).
+void populatePoolToLinalgPatterns(RewritePatternSet &patterns);
+
 /// transpose, reshape/expand_dims/squeeze, concat and slice to
 /// linalg.generic and tensor ops (ShapeToLinalg.cpp).
 void populateShapeToLinalgPatterns(RewritePatternSet &patterns);

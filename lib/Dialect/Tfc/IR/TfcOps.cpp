@@ -1091,6 +1091,177 @@ FailureOr<Type> sameFloatType(std::optional<Location> loc, StringRef name,
 }
 } // namespace
 
+namespace {
+/// The shape a pooling window of `ksize` moved by `strides` gives for
+/// `input` (dynamic batch and channels stay dynamic).
+FailureOr<SmallVector<int64_t>>
+pool2dShape(std::optional<Location> loc, StringRef name,
+            ArrayRef<int64_t> input, ArrayRef<int64_t> ksize,
+            ArrayRef<int64_t> strides, StringRef padding) {
+  if (ksize.size() != 2 || strides.size() != 2)
+    return emitInferError(loc, name,
+                          "expected 2 ksize and 2 strides entries (height, "
+                          "width) but got ",
+                          ksize.size(), " and ", strides.size());
+  for (int64_t v : llvm::concat<const int64_t>(ksize, strides))
+    if (v < 1)
+      return emitInferError(loc, name,
+                            "expected ksize and strides of at least 1 but "
+                            "got ksize [",
+                            ksize[0], ", ", ksize[1], "] and strides [",
+                            strides[0], ", ", strides[1], "]");
+  if (padding != "SAME" && padding != "VALID")
+    return emitInferError(loc, name,
+                          "expected padding \"SAME\" or \"VALID\" but got \"",
+                          padding, "\"");
+  if (input.size() != 4)
+    return emitInferError(loc, name, "expected a rank-4 (NHWC) input but got ",
+                          input.size(), " dims");
+  SmallVector<int64_t> out(input);
+  for (int d = 0; d < 2; ++d) {
+    int64_t in = input[1 + d];
+    if (ShapedType::isDynamic(in)) {
+      out[1 + d] = ShapedType::kDynamic;
+      continue;
+    }
+    std::optional<::tfc::kernels::WindowDim> w = ::tfc::kernels::window_dim(
+        in, ksize[d], strides[d], 1, padding == "SAME");
+    if (!w)
+      return emitInferError(loc, name, "the ", d == 0 ? "height" : "width",
+                            " window of ", ksize[d],
+                            " does not fit an input of ", in,
+                            " with padding ", padding);
+    out[1 + d] = w->out;
+  }
+  return out;
+}
+
+/// Checks that `value` has the pooling result's shape `want`.
+LogicalResult checkPooled(std::optional<Location> loc, StringRef name,
+                          StringRef what, RankedTensorType value,
+                          ArrayRef<int64_t> want) {
+  if (value.getRank() != 4 ||
+      !llvm::all_of(llvm::zip(want, value.getShape()), [](auto p) {
+        return dimsCompatible(std::get<0>(p), std::get<1>(p));
+      }))
+    return emitInferError(loc, name, "expected ", what,
+                          " of the pooling's result shape but got ", value);
+  return success();
+}
+
+template <typename Adaptor>
+LogicalResult requirePoolAttrs(std::optional<Location> loc, StringRef name,
+                               Adaptor &adaptor) {
+  if (!adaptor.getKsizeAttr() || !adaptor.getStridesAttr() ||
+      !adaptor.getPaddingAttr())
+    return emitInferError(loc, name,
+                          "requires 'ksize', 'strides' and 'padding'");
+  return success();
+}
+
+/// max_pool2d and avg_pool2d.
+template <typename Adaptor>
+LogicalResult inferPool(std::optional<Location> location, StringRef name,
+                        Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> input =
+      getRankedTensor(location, name, "input", adaptor.getInput().getType());
+  if (failed(input) || failed(requirePoolAttrs(location, name, adaptor)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      pool2dShape(location, name, input->getShape(), adaptor.getKsize(),
+                  adaptor.getStrides(), adaptor.getPadding());
+  if (failed(shape))
+    return failure();
+  inferred.push_back(input->clone(*shape));
+  return success();
+}
+} // namespace
+
+LogicalResult MaxPool2DOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferPool(location, getOperationName(), adaptor, inferred);
+}
+
+LogicalResult AvgPool2DOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferPool(location, getOperationName(), adaptor, inferred);
+}
+
+LogicalResult MaxPool2DGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> input =
+      getRankedTensor(location, name, "input", adaptor.getInput().getType());
+  FailureOr<RankedTensorType> dy =
+      getRankedTensor(location, name, "dy", adaptor.getDy().getType());
+  if (failed(input) || failed(dy) ||
+      failed(requirePoolAttrs(location, name, adaptor)) ||
+      failed(sameFloatType(location, name, *input, *dy)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      pool2dShape(location, name, input->getShape(), adaptor.getKsize(),
+                  adaptor.getStrides(), adaptor.getPadding());
+  if (failed(shape) || failed(checkPooled(location, name, "dy", *dy, *shape)))
+    return failure();
+  inferred.push_back(*input);
+  return success();
+}
+
+LogicalResult MaxPool2DGradGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> input =
+      getRankedTensor(location, name, "input", adaptor.getInput().getType());
+  FailureOr<RankedTensorType> grad =
+      getRankedTensor(location, name, "grad", adaptor.getGrad().getType());
+  if (failed(input) || failed(grad) ||
+      failed(requirePoolAttrs(location, name, adaptor)) ||
+      failed(sameFloatType(location, name, *input, *grad)))
+    return failure();
+  if (!llvm::all_of(llvm::zip_equal(input->getShape(), grad->getShape()),
+                    [](auto p) {
+                      return dimsCompatible(std::get<0>(p), std::get<1>(p));
+                    }))
+    return emitInferError(location, name,
+                          "expected grad of the input's shape but got ", *grad,
+                          " for ", *input);
+  FailureOr<SmallVector<int64_t>> shape =
+      pool2dShape(location, name, input->getShape(), adaptor.getKsize(),
+                  adaptor.getStrides(), adaptor.getPadding());
+  if (failed(shape))
+    return failure();
+  inferred.push_back(input->clone(*shape));
+  return success();
+}
+
+LogicalResult AvgPool2DGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> dy =
+      getRankedTensor(location, name, "dy", adaptor.getDy().getType());
+  if (failed(dy) || failed(requirePoolAttrs(location, name, adaptor)))
+    return failure();
+  if (!adaptor.getInputShapeAttr())
+    return emitInferError(location, name, "requires 'input_shape'");
+  ArrayRef<int64_t> inputShape = adaptor.getInputShape();
+  if (failed(checkShapeAttr(location, name, "input_shape", inputShape, 0)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      pool2dShape(location, name, inputShape, adaptor.getKsize(),
+                  adaptor.getStrides(), adaptor.getPadding());
+  if (failed(shape) || failed(checkPooled(location, name, "dy", *dy, *shape)))
+    return failure();
+  inferred.push_back(dy->clone(inputShape));
+  return success();
+}
+
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> location,
                                          Adaptor adaptor,

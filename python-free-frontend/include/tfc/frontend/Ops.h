@@ -341,6 +341,36 @@ Tensor conv2d_backprop_filter(
     const Tensor &dy, std::array<int64_t, 2> strides = {1, 1},
     Padding padding = Padding::Valid, std::array<int64_t, 2> dilations = {1, 1},
     std::source_location loc = std::source_location::current());
+/// tf.nn.max_pool2d on an NHWC float tensor: the maximum of each `ksize`
+/// window moved by `strides` (height, width). SAME padding never wins.
+Tensor max_pool2d(const Tensor &input, std::array<int64_t, 2> ksize,
+                  std::array<int64_t, 2> strides,
+                  Padding padding = Padding::Valid,
+                  std::source_location loc = std::source_location::current());
+/// tf.nn.avg_pool2d: the mean of each window's elements inside the input
+/// (SAME padding is not counted).
+Tensor avg_pool2d(const Tensor &input, std::array<int64_t, 2> ksize,
+                  std::array<int64_t, 2> strides,
+                  Padding padding = Padding::Valid,
+                  std::source_location loc = std::source_location::current());
+/// max_pool2d's gradient: each element of `dy` goes to the first maximum
+/// of its window of `input` (row-major within the window).
+Tensor max_pool2d_grad(
+    const Tensor &input, const Tensor &dy, std::array<int64_t, 2> ksize,
+    std::array<int64_t, 2> strides, Padding padding = Padding::Valid,
+    std::source_location loc = std::source_location::current());
+/// The gradient of max_pool2d_grad with respect to its dy: `grad` (shaped
+/// like `input`) read at each window's first maximum.
+Tensor max_pool2d_grad_grad(
+    const Tensor &input, const Tensor &grad, std::array<int64_t, 2> ksize,
+    std::array<int64_t, 2> strides, Padding padding = Padding::Valid,
+    std::source_location loc = std::source_location::current());
+/// avg_pool2d's gradient for an input of `input_shape`.
+Tensor avg_pool2d_grad(
+    const std::vector<int64_t> &input_shape, const Tensor &dy,
+    std::array<int64_t, 2> ksize, std::array<int64_t, 2> strides,
+    Padding padding = Padding::Valid,
+    std::source_location loc = std::source_location::current());
 /// `x` itself, but gradients do not flow through it.
 Tensor
 stop_gradient(const Tensor &x,

@@ -10,9 +10,13 @@
 // the arithmetic lives once. Layouts are TensorFlow's: input and output NHWC,
 // filter HWIO (kh, kw, in channels, out channels).
 //
-// Each kernel packs its operand into a column matrix (im2col) and runs one
-// OpenBLAS GEMM (threads: OpenBLAS's; the packing is split across the
-// runtime's threads). See docs/performance.md for the measured choice.
+// float32 runs oneDNN's convolution primitives where Debian's libdnnl-dev
+// was found at configure time (TFC_HAVE_DNNL; the filter reordered to
+// oneDNN's blocked layout per call, NHWC buffers used in place), except the
+// input gradient with fewer than 8 input channels, where oneDNN pads the
+// channels to 16; float64 (which oneDNN lacks) and those cases pack the
+// operand into a column matrix (im2col) and run one OpenBLAS GEMM per chunk.
+// See docs/performance.md, section 13, for the measured choice.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TFC_RUNTIME_CONVKERNELS_H

@@ -117,6 +117,24 @@ Tensor conv2d_backprop_input(const std::vector<int64_t> &inputShape,
                              const Tensor &filter, const Tensor &dy,
                              std::array<int64_t, 2> strides,
                              std::array<int64_t, 2> dilations, Padding padding);
+/// tf.nn.max_pool2d / avg_pool2d on NHWC float32/float64 (PoolKernels.h).
+Tensor max_pool2d(const Tensor &input, std::array<int64_t, 2> ksize,
+                  std::array<int64_t, 2> strides, Padding padding);
+Tensor avg_pool2d(const Tensor &input, std::array<int64_t, 2> ksize,
+                  std::array<int64_t, 2> strides, Padding padding);
+/// max_pool2d's gradient: `dy` to each window's first maximum of `input`.
+Tensor max_pool2d_grad(const Tensor &input, const Tensor &dy,
+                       std::array<int64_t, 2> ksize,
+                       std::array<int64_t, 2> strides, Padding padding);
+/// The adjoint of max_pool2d_grad in dy: `grad` at each window's first
+/// maximum of `input`.
+Tensor max_pool2d_grad_grad(const Tensor &input, const Tensor &grad,
+                            std::array<int64_t, 2> ksize,
+                            std::array<int64_t, 2> strides, Padding padding);
+/// avg_pool2d's gradient, of `inputShape`.
+Tensor avg_pool2d_grad(const std::vector<int64_t> &inputShape,
+                       const Tensor &dy, std::array<int64_t, 2> ksize,
+                       std::array<int64_t, 2> strides, Padding padding);
 /// The gradient of conv2d with respect to its filter, of `filterShape`.
 Tensor conv2d_backprop_filter(const Tensor &input,
                               const std::vector<int64_t> &filterShape,

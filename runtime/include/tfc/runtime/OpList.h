@@ -76,6 +76,11 @@
   X(Conv2D, conv2d)                                                            \
   X(Conv2DBackpropInput, conv2d_backprop_input)                                \
   X(Conv2DBackpropFilter, conv2d_backprop_filter)                              \
+  X(MaxPool2D, max_pool2d)                                                     \
+  X(AvgPool2D, avg_pool2d)                                                     \
+  X(MaxPool2DGrad, max_pool2d_grad)                                            \
+  X(MaxPool2DGradGrad, max_pool2d_grad_grad)                                   \
+  X(AvgPool2DGrad, avg_pool2d_grad)                                            \
   X(StopGradient, stop_gradient)
 
 #define TFC_FOR_EACH_OP(X)                                                     \

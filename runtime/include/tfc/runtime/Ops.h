@@ -36,8 +36,8 @@ struct OpAttrs {
   /// Reductions and squeeze: the axes; transpose: the permutation (`perm`).
   std::vector<int64_t> axes;
   /// reshape/broadcast_to: the result shape; slice: the size;
-  /// conv2d_backprop_input/_filter: the result shape (the dialect's
-  /// input_shape/filter_shape).
+  /// conv2d_backprop_input/_filter, avg_pool2d_grad: the result shape (the
+  /// dialect's input_shape/filter_shape).
   std::vector<int64_t> shape;
   /// slice: the start index per dim.
   std::vector<int64_t> begin;
@@ -51,9 +51,11 @@ struct OpAttrs {
   DType dtype = DType::Float32;
   /// cmp.
   kernels::CmpPredicate predicate = kernels::CmpPredicate::EQ;
-  /// conv2d and its gradients: (height, width) each.
+  /// conv2d, pooling and their gradients: (height, width) each.
   std::vector<int64_t> strides, dilations;
-  /// conv2d and its gradients.
+  /// Pooling and its gradients: the window (height, width).
+  std::vector<int64_t> ksize;
+  /// conv2d, pooling and their gradients.
   Padding padding = Padding::Valid;
 };
 

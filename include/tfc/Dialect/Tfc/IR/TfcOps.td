@@ -910,6 +910,128 @@ def Tfc_Conv2DBackpropFilterOp
 }
 
 //===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+/// TensorFlow's pooling windows: `ksize` and `strides` (height, width), each
+/// at least 1, and the padding "SAME" or "VALID". Padding never contributes:
+/// the max ignores it and the average divides by the number of input
+/// elements in the window.
+class Tfc_PoolBase<string mnemonic, string summaryText>
+    : Tfc_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = summaryText;
+  let results = (outs Tfc_FloatTensor:$result);
+}
+
+def Tfc_MaxPool2DOp : Tfc_PoolBase<"max_pool2d", "2-D max pooling (NHWC)"> {
+  let description = [{
+    `tf.nn.max_pool2d`: the maximum of each `ksize` window moved by
+    `strides` over the height and width of an NHWC float tensor (NaN if the
+    window holds one). VALID keeps every window inside the input; SAME
+    gives `ceil(in / stride)` windows per dim, the padding ignored.
+
+    Example:
+    ```mlir
+    %y = tfc.max_pool2d %x, ksize = [2, 2], strides = [2, 2], padding = "VALID" : tensor<8x28x28x32xf32> -> tensor<8x14x14x32xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_FloatTensor:$input, DenseI64ArrayAttr:$ksize,
+                       DenseI64ArrayAttr:$strides, StrAttr:$padding);
+  let assemblyFormat = [{
+    $input `,` `ksize` `=` $ksize `,` `strides` `=` $strides `,` `padding`
+    `=` $padding attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def Tfc_AvgPool2DOp : Tfc_PoolBase<"avg_pool2d", "2-D average pooling (NHWC)"> {
+  let description = [{
+    `tf.nn.avg_pool2d`: the mean of each window's elements that lie inside
+    the input (SAME padding is not counted).
+
+    Example:
+    ```mlir
+    %y = tfc.avg_pool2d %x, ksize = [3, 3], strides = [2, 2], padding = "SAME" : tensor<8x7x7x4xf32> -> tensor<8x4x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_FloatTensor:$input, DenseI64ArrayAttr:$ksize,
+                       DenseI64ArrayAttr:$strides, StrAttr:$padding);
+  let assemblyFormat = [{
+    $input `,` `ksize` `=` $ksize `,` `strides` `=` $strides `,` `padding`
+    `=` $padding attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def Tfc_MaxPool2DGradOp
+    : Tfc_PoolBase<"max_pool2d_grad",
+                   "gradient of tfc.max_pool2d with respect to its input"> {
+  let description = [{
+    Each element of `dy` (shaped like the pooling's result) added at the
+    first maximum of its window of `input` (row-major order within the
+    window; the first NaN if any); zero elsewhere. The result is shaped like
+    `input`.
+
+    Example:
+    ```mlir
+    %dx = tfc.max_pool2d_grad %x, %dy, ksize = [2, 2], strides = [2, 2], padding = "VALID" : (tensor<8x28x28x32xf32>, tensor<8x14x14x32xf32>) -> tensor<8x28x28x32xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_FloatTensor:$input, Tfc_FloatTensor:$dy,
+                       DenseI64ArrayAttr:$ksize, DenseI64ArrayAttr:$strides,
+                       StrAttr:$padding);
+  let assemblyFormat = [{
+    $input `,` $dy `,` `ksize` `=` $ksize `,` `strides` `=` $strides `,`
+    `padding` `=` $padding attr-dict `:` `(` type($input) `,` type($dy) `)`
+    `->` type($result)
+  }];
+}
+
+def Tfc_MaxPool2DGradGradOp
+    : Tfc_PoolBase<"max_pool2d_grad_grad",
+                   "gradient of tfc.max_pool2d_grad with respect to dy"> {
+  let description = [{
+    For each window of `input`, the element of `grad` (shaped like `input`)
+    at the window's first maximum: the adjoint of `tfc.max_pool2d_grad` in
+    its `dy` (TensorFlow's MaxPoolGradGrad). The result is shaped like the
+    pooling's result.
+
+    Example:
+    ```mlir
+    %g = tfc.max_pool2d_grad_grad %x, %gx, ksize = [2, 2], strides = [2, 2], padding = "VALID" : (tensor<8x28x28x32xf32>, tensor<8x28x28x32xf32>) -> tensor<8x14x14x32xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_FloatTensor:$input, Tfc_FloatTensor:$grad,
+                       DenseI64ArrayAttr:$ksize, DenseI64ArrayAttr:$strides,
+                       StrAttr:$padding);
+  let assemblyFormat = [{
+    $input `,` $grad `,` `ksize` `=` $ksize `,` `strides` `=` $strides `,`
+    `padding` `=` $padding attr-dict `:` `(` type($input) `,` type($grad) `)`
+    `->` type($result)
+  }];
+}
+
+def Tfc_AvgPool2DGradOp
+    : Tfc_PoolBase<"avg_pool2d_grad",
+                   "gradient of tfc.avg_pool2d with respect to its input"> {
+  let description = [{
+    Each element of `dy` divided by its window's element count and spread
+    over the window's elements inside an input of shape `input_shape`.
+
+    Example:
+    ```mlir
+    %dx = tfc.avg_pool2d_grad %dy, input_shape = [8, 7, 7, 4], ksize = [3, 3], strides = [2, 2], padding = "SAME" : tensor<8x4x4x4xf32> -> tensor<8x7x7x4xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_FloatTensor:$dy, DenseI64ArrayAttr:$input_shape,
+                       DenseI64ArrayAttr:$ksize, DenseI64ArrayAttr:$strides,
+                       StrAttr:$padding);
+  let assemblyFormat = [{
+    $dy `,` `input_shape` `=` $input_shape `,` `ksize` `=` $ksize `,`
+    `strides` `=` $strides `,` `padding` `=` $padding attr-dict `:`
+    type($dy) `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Structured control flow
 //===----------------------------------------------------------------------===//
 
