@@ -508,23 +508,23 @@ void BM_LstmGradInside(benchmark::State &st) {
 void BM_LstmGradGemms(benchmark::State &st) {
   const int hidden = int(st.range(0)), batch = int(st.range(1)),
             gates = 4 * hidden;
-  std::vector<float> x(size_t(batch) * hidden, 0.5f), w(size_t(hidden) * gates,
-                                                        0.01f),
-      g(size_t(batch) * gates), dw(size_t(hidden) * gates);
+  std::vector<float> x(size_t(batch) * hidden, 0.5f),
+      w(size_t(hidden) * gates, 0.01f), g(size_t(batch) * gates),
+      dw(size_t(hidden) * gates);
   for (auto _ : st) {
     for (int k = 0; k < 2; ++k) // forward: (batch, hidden) x (hidden, 4h)
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, batch, gates,
                   hidden, 1.0f, x.data(), hidden, w.data(), gates, 0.0f,
                   g.data(), gates);
     for (int k = 0; k < 2; ++k) // backward: (hidden, batch) x (batch, 4h)
-      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, hidden, gates,
-                  batch, 1.0f, x.data(), hidden, g.data(), gates, 0.0f,
-                  dw.data(), gates);
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, hidden, gates, batch,
+                  1.0f, x.data(), hidden, g.data(), gates, 0.0f, dw.data(),
+                  gates);
     benchmark::DoNotOptimize(dw.data());
   }
-  st.counters["GFLOP/s"] = benchmark::Counter(
-      8.0 * batch * hidden * gates * double(st.iterations()),
-      benchmark::Counter::kIsRate);
+  st.counters["GFLOP/s"] =
+      benchmark::Counter(8.0 * batch * hidden * gates * double(st.iterations()),
+                         benchmark::Counter::kIsRate);
 }
 
 /// The LSTM's matmul alone: (1, hidden) x (hidden, 4 hidden).

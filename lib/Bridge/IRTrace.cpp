@@ -604,10 +604,9 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
         named("strides", builder.getDenseI64ArrayAttr(attrs.strides)));
     nattrs.push_back(
         named("dilations", builder.getDenseI64ArrayAttr(attrs.dilations)));
-    nattrs.push_back(named("padding",
-                           builder.getStringAttr(attrs.padding == Padding::Same
-                                                     ? "SAME"
-                                                     : "VALID")));
+    nattrs.push_back(named(
+        "padding", builder.getStringAttr(
+                       attrs.padding == Padding::Same ? "SAME" : "VALID")));
     break;
   case OpKind::MaxPool2D:
   case OpKind::AvgPool2D:
@@ -620,10 +619,9 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     nattrs.push_back(named("ksize", builder.getDenseI64ArrayAttr(attrs.ksize)));
     nattrs.push_back(
         named("strides", builder.getDenseI64ArrayAttr(attrs.strides)));
-    nattrs.push_back(named("padding",
-                           builder.getStringAttr(attrs.padding == Padding::Same
-                                                     ? "SAME"
-                                                     : "VALID")));
+    nattrs.push_back(named(
+        "padding", builder.getStringAttr(
+                       attrs.padding == Padding::Same ? "SAME" : "VALID")));
     break;
   case OpKind::SoftmaxCrossEntropy: {
     if (n != 2)

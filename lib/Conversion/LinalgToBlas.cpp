@@ -64,9 +64,9 @@ linalg::FillOp zeroFillBefore(Operation *op, Value buffer) {
 MemRefType anyView4(Type elt) {
   MLIRContext *ctx = elt.getContext();
   int64_t d = ShapedType::kDynamic;
-  return MemRefType::get({d, d, d, d}, elt,
-                         StridedLayoutAttr::get(ctx, d,
-                                                ArrayRef<int64_t>{d, d, d, d}));
+  return MemRefType::get(
+      {d, d, d, d}, elt,
+      StridedLayoutAttr::get(ctx, d, ArrayRef<int64_t>{d, d, d, d}));
 }
 
 /// `base_f32(a, b, out, sh, sw, dh, dw)` (the runtime's conv kernels).
@@ -118,8 +118,8 @@ bool convToCall(ModuleOp module, linalg::LinalgOp op, StringRef base,
   for (Value v : {a, b, c})
     args.push_back(memref::CastOp::create(builder, loc, view, v));
   for (int64_t v : {sh, sw, dh, dw})
-    args.push_back(arith::ConstantOp::create(builder, loc,
-                                             builder.getI64IntegerAttr(v)));
+    args.push_back(
+        arith::ConstantOp::create(builder, loc, builder.getI64IntegerAttr(v)));
   func::CallOp::create(builder, loc, fn, args);
   op->erase();
   return true;
@@ -157,8 +157,8 @@ void convsToCalls(ModuleOp module, int64_t minWork) {
     // Loops (a, b, c, o, n, i, j); input map (n, i*sh + a*dh, j*sw + b*dw, c).
     AffineMap x = op.getIndexingMapsArray()[0];
     convToCall(module, op, "tfc_rt_conv2d_backprop_filter",
-               coefficient(x, 1, 5), coefficient(x, 2, 6),
-               coefficient(x, 1, 0), coefficient(x, 2, 1), minWork);
+               coefficient(x, 1, 5), coefficient(x, 2, 6), coefficient(x, 1, 0),
+               coefficient(x, 2, 1), minWork);
   }
 }
 

@@ -266,11 +266,11 @@ Grads matmulGrad(const GradientContext &c, const Tensor &dy) {
           unbroadcast(matmul(transposeLast2(a), dy), b.shape())};
 }
 
-// --- Convolution ---------------------------------------------------------------
-// conv2d and its two gradients are bilinear, and each one's adjoints are the
-// other two: <conv2d(x, f), dy> = <x, backprop_input(f, dy)> =
-// <f, backprop_filter(x, dy)>. So the rules close over the three ops (second
-// derivatives included).
+// --- Convolution
+// --------------------------------------------------------------- conv2d and
+// its two gradients are bilinear, and each one's adjoints are the other two:
+// <conv2d(x, f), dy> = <x, backprop_input(f, dy)> = <f, backprop_filter(x,
+// dy)>. So the rules close over the three ops (second derivatives included).
 
 std::array<int64_t, 2> pairOf(const std::vector<int64_t> &v) {
   return {v.at(0), v.at(1)};
@@ -299,12 +299,13 @@ Grads conv2dBackpropFilterGrad(const GradientContext &c, const Tensor &g) {
           conv2d(x, g, s, c.attrs.padding, d)};
 }
 
-// --- Pooling ------------------------------------------------------------------
-// avg_pool2d and its gradient are linear and each other's adjoint; max_pool2d
-// routes dy to each window's first maximum (max_pool2d_grad), whose adjoint
-// in dy reads a gradient back at those maxima (max_pool2d_grad_grad), and
-// the reverse. The choice of the maxima is piecewise constant in the input:
-// no gradient flows to it from the two gradient ops (as in TensorFlow).
+// --- Pooling
+// ------------------------------------------------------------------ avg_pool2d
+// and its gradient are linear and each other's adjoint; max_pool2d routes dy to
+// each window's first maximum (max_pool2d_grad), whose adjoint in dy reads a
+// gradient back at those maxima (max_pool2d_grad_grad), and the reverse. The
+// choice of the maxima is piecewise constant in the input: no gradient flows to
+// it from the two gradient ops (as in TensorFlow).
 
 Grads maxPoolGrad(const GradientContext &c, const Tensor &dy) {
   return {max_pool2d_grad(in(c, 0), dy, pairOf(c.attrs.ksize),
@@ -312,9 +313,9 @@ Grads maxPoolGrad(const GradientContext &c, const Tensor &dy) {
 }
 
 Grads maxPoolGradGrad(const GradientContext &c, const Tensor &g) {
-  return {Tensor(), max_pool2d_grad_grad(in(c, 0), g, pairOf(c.attrs.ksize),
-                                         pairOf(c.attrs.strides),
-                                         c.attrs.padding)};
+  return {Tensor(),
+          max_pool2d_grad_grad(in(c, 0), g, pairOf(c.attrs.ksize),
+                               pairOf(c.attrs.strides), c.attrs.padding)};
 }
 
 Grads maxPoolGradGradGrad(const GradientContext &c, const Tensor &g) {

@@ -469,13 +469,10 @@ Tensor tfc::conv2d_backprop_input(const std::vector<int64_t> &input_shape,
   return dispatch(OpKind::Conv2DBackpropInput, in, 2, attrs, loc);
 }
 
-Tensor tfc::conv2d_backprop_filter(const Tensor &input,
-                                   const std::vector<int64_t> &filter_shape,
-                                   const Tensor &dy,
-                                   std::array<int64_t, 2> strides,
-                                   Padding padding,
-                                   std::array<int64_t, 2> dilations,
-                                   std::source_location loc) {
+Tensor tfc::conv2d_backprop_filter(
+    const Tensor &input, const std::vector<int64_t> &filter_shape,
+    const Tensor &dy, std::array<int64_t, 2> strides, Padding padding,
+    std::array<int64_t, 2> dilations, std::source_location loc) {
   OpAttrs attrs = windowAttrs(strides, padding, dilations);
   attrs.shape = filter_shape;
   Tensor in[2] = {input, dy};

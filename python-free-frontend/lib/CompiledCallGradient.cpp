@@ -344,8 +344,7 @@ std::vector<Tensor> tfc::detail::call_differentiable(
           // again from the inputs the recording tapes see.
           args.insert(args.end(), dys.begin(), dys.end());
           const std::shared_ptr<DifferentiableFunction> &vjp = g.vjp();
-          return call_differentiable(vjp, args,
-                                     vjp->signature->results.size());
+          return call_differentiable(vjp, args, vjp->signature->results.size());
         }
         if (g.bwdName.empty() || saved->fn->recompute) {
           // No residuals (loops), or asked to recompute.
@@ -359,10 +358,8 @@ std::vector<Tensor> tfc::detail::call_differentiable(
         args.insert(args.end(), dys.begin(), dys.end());
         // Only the adjoints the tape needs: the backward of the others (a
         // weight's transpose for an input nobody watches) is not run.
-        const DifferentiableFunction::Gradient::Compiled &m =
-            g.bwdFor(needed);
-        std::vector<Tensor> some =
-            callCompiled(*m.module, *m.signature, args);
+        const DifferentiableFunction::Gradient::Compiled &m = g.bwdFor(needed);
+        std::vector<Tensor> some = callCompiled(*m.module, *m.signature, args);
         std::vector<Tensor> dargs(needed.size());
         for (size_t i = 0, k = 0; i < needed.size(); ++i)
           if (needed[i])

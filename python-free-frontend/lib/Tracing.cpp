@@ -27,8 +27,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -1093,10 +1093,10 @@ std::vector<Tensor> TraceSession::nodeVJP(const TracedNode &node,
                                           const std::vector<bool> &needed) {
   const char *api = "GradientTape.gradient";
   mlir::Operation *op = node.op;
-  const std::string what =
-      mlir::isa<mlir::tfc::IfOp>(op)      ? "a traced cond"
-      : mlir::isa<mlir::tfc::WhileOp>(op) ? "a traced while_loop"
-                                          : "a gradient computed in a trace";
+  const std::string what = mlir::isa<mlir::tfc::IfOp>(op) ? "a traced cond"
+                           : mlir::isa<mlir::tfc::WhileOp>(op)
+                               ? "a traced while_loop"
+                               : "a gradient computed in a trace";
   llvm::SmallVector<mlir::Value> tensors, handles;
   externalValues(op, tensors, handles);
   const size_t numTensors = tensors.size();
@@ -1119,10 +1119,10 @@ std::vector<Tensor> TraceSession::nodeVJP(const TracedNode &node,
     if (!mlir::isa<mlir::tfc::VarAssignOp, mlir::tfc::VarAssignAddOp,
                    mlir::tfc::VarAssignSubOp>(inner))
       return;
-    throw InvalidArgumentError(
-        std::string(api) + ": cannot differentiate " + what +
-        " whose body assigns " + variableName(inner->getOperand(0)) +
-        " (assign it outside the cond/while_loop)");
+    throw InvalidArgumentError(std::string(api) + ": cannot differentiate " +
+                               what + " whose body assigns " +
+                               variableName(inner->getOperand(0)) +
+                               " (assign it outside the cond/while_loop)");
   });
   // tfc-autodiff differentiates statically shaped code only.
   auto requireStatic = [&](mlir::Type t) {
@@ -1178,70 +1178,70 @@ std::vector<Tensor> TraceSession::nodeVJP(const TracedNode &node,
   std::string name;
   mlir::func::FuncOp fn;
   {
-  mlir::OpBuilder::InsertionGuard guard(builder);
-  for (size_t n = tapeGradients++;; n = tapeGradients++) {
-    name = func.getName().str() + "_tape_grad_" + std::to_string(n);
-    if (!module->lookupSymbol(name))
-      break;
-  }
-  builder.setInsertionPoint(func);
-  fn = mlir::func::FuncOp::create(builder, loc, name,
-                                       builder.getFunctionType(argTypes, {}));
-  fn.setPrivate();
-  mlir::Block *entry = fn.addEntryBlock();
-  builder.setInsertionPointToEnd(entry);
-  mlir::IRMapping map;
-  for (size_t i = 0; i < numTensors; ++i)
-    map.map(tensors[i], entry->getArgument(i));
-  mlir::Operation *copy = builder.clone(*op, map);
-  // Reads of the variables become the arguments the tape watched; prints
-  // and asserts already ran in the forward pass.
-  llvm::SmallVector<mlir::Operation *> dead;
-  copy->walk([&](mlir::Operation *inner) {
-    if (auto read = mlir::dyn_cast<mlir::tfc::VarReadOp>(inner)) {
-      for (size_t j = 0; j < handles.size(); ++j)
-        if (read.getVar() == handles[j])
-          read.getResult().replaceAllUsesWith(
-              entry->getArgument(numTensors + j));
-      dead.push_back(inner);
-    } else if (mlir::isa<mlir::tfc::PrintOp, mlir::tfc::AssertOp>(inner)) {
-      dead.push_back(inner);
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    for (size_t n = tapeGradients++;; n = tapeGradients++) {
+      name = func.getName().str() + "_tape_grad_" + std::to_string(n);
+      if (!module->lookupSymbol(name))
+        break;
     }
-  });
-  for (mlir::Operation *d : dead)
-    d->erase();
-  const bool f64 = llvm::any_of(seeded, [&](unsigned k) {
-    return mlir::cast<mlir::RankedTensorType>(op->getResult(k).getType())
-        .getElementType()
-        .isF64();
-  });
-  Tensor total;
-  std::source_location here = std::source_location::current();
-  for (auto [j, k] : llvm::enumerate(seeded)) {
-    Tensor parts[2] = {symbolic(copy->getResult(k)),
-                       symbolic(entry->getArgument(inputs.size() + j))};
-    Tensor term = IRTrace::op(OpKind::Mul, parts, 2, {}, here);
-    if (!term.shape().empty()) {
-      OpAttrs all;
-      for (size_t d = 0; d < term.shape().size(); ++d)
-        all.axes.push_back(static_cast<int64_t>(d));
-      term = IRTrace::op(OpKind::ReduceSum, &term, 1, all, here);
+    builder.setInsertionPoint(func);
+    fn = mlir::func::FuncOp::create(builder, loc, name,
+                                    builder.getFunctionType(argTypes, {}));
+    fn.setPrivate();
+    mlir::Block *entry = fn.addEntryBlock();
+    builder.setInsertionPointToEnd(entry);
+    mlir::IRMapping map;
+    for (size_t i = 0; i < numTensors; ++i)
+      map.map(tensors[i], entry->getArgument(i));
+    mlir::Operation *copy = builder.clone(*op, map);
+    // Reads of the variables become the arguments the tape watched; prints
+    // and asserts already ran in the forward pass.
+    llvm::SmallVector<mlir::Operation *> dead;
+    copy->walk([&](mlir::Operation *inner) {
+      if (auto read = mlir::dyn_cast<mlir::tfc::VarReadOp>(inner)) {
+        for (size_t j = 0; j < handles.size(); ++j)
+          if (read.getVar() == handles[j])
+            read.getResult().replaceAllUsesWith(
+                entry->getArgument(numTensors + j));
+        dead.push_back(inner);
+      } else if (mlir::isa<mlir::tfc::PrintOp, mlir::tfc::AssertOp>(inner)) {
+        dead.push_back(inner);
+      }
+    });
+    for (mlir::Operation *d : dead)
+      d->erase();
+    const bool f64 = llvm::any_of(seeded, [&](unsigned k) {
+      return mlir::cast<mlir::RankedTensorType>(op->getResult(k).getType())
+          .getElementType()
+          .isF64();
+    });
+    Tensor total;
+    std::source_location here = std::source_location::current();
+    for (auto [j, k] : llvm::enumerate(seeded)) {
+      Tensor parts[2] = {symbolic(copy->getResult(k)),
+                         symbolic(entry->getArgument(inputs.size() + j))};
+      Tensor term = IRTrace::op(OpKind::Mul, parts, 2, {}, here);
+      if (!term.shape().empty()) {
+        OpAttrs all;
+        for (size_t d = 0; d < term.shape().size(); ++d)
+          all.axes.push_back(static_cast<int64_t>(d));
+        term = IRTrace::op(OpKind::ReduceSum, &term, 1, all, here);
+      }
+      if (f64 && term.dtype() != DType::Float64) {
+        OpAttrs cast;
+        cast.dtype = DType::Float64;
+        term = IRTrace::op(OpKind::Cast, &term, 1, cast, here);
+      }
+      if (total.defined()) {
+        Tensor sum[2] = {total, term};
+        total = IRTrace::op(OpKind::Add, sum, 2, {}, here);
+      } else {
+        total = term;
+      }
     }
-    if (f64 && term.dtype() != DType::Float64) {
-      OpAttrs cast;
-      cast.dtype = DType::Float64;
-      term = IRTrace::op(OpKind::Cast, &term, 1, cast, here);
-    }
-    if (total.defined()) {
-      Tensor sum[2] = {total, term};
-      total = IRTrace::op(OpKind::Add, sum, 2, {}, here);
-    } else {
-      total = term;
-    }
-  }
-  mlir::Value result = toValue(total, "GradientTape.gradient");
-  mlir::func::ReturnOp::create(builder, loc, result);
-  fn.setFunctionType(builder.getFunctionType(argTypes, {result.getType()}));
+    mlir::Value result = toValue(total, "GradientTape.gradient");
+    mlir::func::ReturnOp::create(builder, loc, result);
+    fn.setFunctionType(builder.getFunctionType(argTypes, {result.getType()}));
   } // back at the trace's insertion point
   // Only the inputs the adjoint reaches get a gradient (an explicit zero
   // would flow through the rules of what computed them).
@@ -1273,7 +1273,8 @@ std::optional<TracedNode> traced_node(const std::vector<Tensor> &outputs) {
   if (outputs.empty())
     return std::nullopt;
   auto [trace, value] = bridge::IRTrace::traced(outputs[0]);
-  auto *session = dynamic_cast<TraceSession *>(const_cast<bridge::IRTrace *>(trace));
+  auto *session =
+      dynamic_cast<TraceSession *>(const_cast<bridge::IRTrace *>(trace));
   if (!session)
     return std::nullopt;
   return session->tracedNode(outputs);

@@ -23,7 +23,8 @@ using namespace tfc::detail;
 
 namespace {
 
-template <class T> using ArrMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
+template <class T>
+using ArrMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
 template <class T>
 using CArrMap = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 
@@ -73,15 +74,17 @@ void softmaxImpl(T *y, const T *x, int64_t outer, int64_t n, int64_t inner) {
       std::fill(sum.begin(), sum.end(), T(0));
       for (int64_t i = 0; i < n; ++i) {
         ArrMap<T> row(dst + i * inner, inner);
-        row = (CArrMap<T>(src + i * inner, inner) - CArrMap<T>(mx.data(), inner))
-                  .exp();
+        row =
+            (CArrMap<T>(src + i * inner, inner) - CArrMap<T>(mx.data(), inner))
+                .exp();
         ArrMap<T>(sum.data(), inner) += row;
       }
       for (int64_t i = 0; i < n; ++i) {
         if constexpr (Log) {
           ArrMap<T>(dst + i * inner, inner) =
               CArrMap<T>(src + i * inner, inner) -
-              CArrMap<T>(mx.data(), inner) - CArrMap<T>(sum.data(), inner).log();
+              CArrMap<T>(mx.data(), inner) -
+              CArrMap<T>(sum.data(), inner).log();
         } else {
           ArrMap<T>(dst + i * inner, inner) /= CArrMap<T>(sum.data(), inner);
         }
@@ -96,7 +99,8 @@ Tensor softmaxKernel(std::string_view name, const Tensor &x, int64_t axis) {
   require_dtype(name, kMaskFloats, x.dtype());
   const auto &xs = x.shape();
   if (xs.empty())
-    fail(name, "expected a tensor of rank >= 1, got shape () (", x.dtype(), ")");
+    fail(name, "expected a tensor of rank >= 1, got shape () (", x.dtype(),
+         ")");
   int64_t ax = normalize_axis(name, axis, xs);
   int64_t outer = 1, inner = 1, n = xs[ax];
   for (int64_t i = 0; i < ax; ++i)
@@ -244,8 +248,8 @@ Tensor conv2d(const Tensor &input, const Tensor &filter,
               Padding padding) {
   constexpr std::string_view name = "conv2d";
   requireConvOperands(name, input, "input", filter, "filter");
-  Conv2DShape s = conv2d_shape("conv2d", input.shape(), filter.shape(),
-                               strides, dilations, padding == Padding::Same);
+  Conv2DShape s = conv2d_shape("conv2d", input.shape(), filter.shape(), strides,
+                               dilations, padding == Padding::Same);
   std::vector<int64_t> outShape{s.n, s.oh, s.ow, s.o};
   int64_t total = checked_numel(name, outShape, input.dtype());
   Tensor out = make_tensor(input.dtype(), outShape, total);
@@ -265,9 +269,9 @@ Tensor conv2d_backprop_input(const std::vector<int64_t> &inputShape,
                              Padding padding) {
   constexpr std::string_view name = "conv2d_backprop_input";
   requireConvOperands(name, filter, "filter", dy, "dy");
-  Conv2DShape s = conv2d_shape("conv2d_backprop_input", inputShape,
-                               filter.shape(), strides, dilations,
-                               padding == Padding::Same);
+  Conv2DShape s =
+      conv2d_shape("conv2d_backprop_input", inputShape, filter.shape(), strides,
+                   dilations, padding == Padding::Same);
   requireDyShape(name, s, dy);
   int64_t total = checked_numel(name, inputShape, dy.dtype());
   Tensor out = make_tensor(dy.dtype(), inputShape, total);
@@ -287,18 +291,18 @@ Tensor conv2d_backprop_filter(const Tensor &input,
                               Padding padding) {
   constexpr std::string_view name = "conv2d_backprop_filter";
   requireConvOperands(name, input, "input", dy, "dy");
-  Conv2DShape s = conv2d_shape("conv2d_backprop_filter", input.shape(),
-                               filterShape, strides, dilations,
-                               padding == Padding::Same);
+  Conv2DShape s =
+      conv2d_shape("conv2d_backprop_filter", input.shape(), filterShape,
+                   strides, dilations, padding == Padding::Same);
   requireDyShape(name, s, dy);
   int64_t total = checked_numel(name, filterShape, dy.dtype());
   Tensor out = make_tensor(dy.dtype(), filterShape, total);
   dispatchFloat(dy.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    conv2d_backprop_filter<T>(
-        s, static_cast<const T *>(input.unsafe_impl()->data),
-        static_cast<const T *>(dy.unsafe_impl()->data),
-        static_cast<T *>(out.unsafe_impl()->data));
+    conv2d_backprop_filter<T>(s,
+                              static_cast<const T *>(input.unsafe_impl()->data),
+                              static_cast<const T *>(dy.unsafe_impl()->data),
+                              static_cast<T *>(out.unsafe_impl()->data));
   });
   return out;
 }
@@ -337,7 +341,8 @@ Tensor pool(const char *name, const Tensor &x, std::array<int64_t, 2> ksize,
   requireFloat(name, x);
   Pool2DShape s = poolShape(name, x.shape(), ksize, strides, padding);
   std::vector<int64_t> shape = pooledShape(s);
-  Tensor out = make_tensor(x.dtype(), shape, checked_numel(name, shape, x.dtype()));
+  Tensor out =
+      make_tensor(x.dtype(), shape, checked_numel(name, shape, x.dtype()));
   dispatchFloat(x.dtype(), [&](auto tag) { run(tag, s, out); });
   return out;
 }
@@ -369,8 +374,10 @@ Tensor max_pool2d_grad(const Tensor &input, const Tensor &dy,
   requireConvOperands(name, input, "input", dy, "dy");
   Pool2DShape s = poolShape(name, input.shape(), ksize, strides, padding);
   if (dy.shape() != pooledShape(s))
-    fail(name, "dy has shape ", dy.shape(), " but the pooling's result has "
-         "shape ", pooledShape(s));
+    fail(name, "dy has shape ", dy.shape(),
+         " but the pooling's result has "
+         "shape ",
+         pooledShape(s));
   Tensor out = make_tensor(input.dtype(), input.shape(),
                            checked_numel(name, input.shape(), input.dtype()));
   dispatchFloat(input.dtype(), [&](auto tag) {
@@ -392,21 +399,22 @@ Tensor max_pool2d_grad_grad(const Tensor &input, const Tensor &grad,
   return pool(name, input, ksize, strides, padding,
               [&](auto tag, const Pool2DShape &s, Tensor &out) {
                 using T = decltype(tag);
-                kernels::max_pool2d_grad_grad<T>(s, dataOf<T>(input),
-                                                 dataOf<T>(grad),
-                                                 dataOf<T>(out));
+                kernels::max_pool2d_grad_grad<T>(
+                    s, dataOf<T>(input), dataOf<T>(grad), dataOf<T>(out));
               });
 }
 
-Tensor avg_pool2d_grad(const std::vector<int64_t> &inputShape,
-                       const Tensor &dy, std::array<int64_t, 2> ksize,
+Tensor avg_pool2d_grad(const std::vector<int64_t> &inputShape, const Tensor &dy,
+                       std::array<int64_t, 2> ksize,
                        std::array<int64_t, 2> strides, Padding padding) {
   constexpr const char *name = "avg_pool2d_grad";
   requireFloat(name, dy);
   Pool2DShape s = poolShape(name, inputShape, ksize, strides, padding);
   if (dy.shape() != pooledShape(s))
-    fail(name, "dy has shape ", dy.shape(), " but the pooling's result has "
-         "shape ", pooledShape(s));
+    fail(name, "dy has shape ", dy.shape(),
+         " but the pooling's result has "
+         "shape ",
+         pooledShape(s));
   Tensor out = make_tensor(dy.dtype(), inputShape,
                            checked_numel(name, inputShape, dy.dtype()));
   dispatchFloat(dy.dtype(), [&](auto tag) {

@@ -144,16 +144,14 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
                            attrs.padding);
   case OpKind::MaxPool2DGradGrad:
     arity(kind, 2, n);
-    return max_pool2d_grad_grad(in[0], in[1],
-                                window(kind, attrs.ksize, "ksize"),
-                                window(kind, attrs.strides, "strides"),
-                                attrs.padding);
+    return max_pool2d_grad_grad(
+        in[0], in[1], window(kind, attrs.ksize, "ksize"),
+        window(kind, attrs.strides, "strides"), attrs.padding);
   case OpKind::AvgPool2DGrad:
     arity(kind, 1, n);
-    return avg_pool2d_grad(attrs.shape, in[0],
-                           window(kind, attrs.ksize, "ksize"),
-                           window(kind, attrs.strides, "strides"),
-                           attrs.padding);
+    return avg_pool2d_grad(
+        attrs.shape, in[0], window(kind, attrs.ksize, "ksize"),
+        window(kind, attrs.strides, "strides"), attrs.padding);
   case OpKind::StopGradient:
     arity(kind, 1, n);
     require_concrete("stop_gradient", in[0]);

@@ -1535,9 +1535,9 @@ ConvWindow Generator::convWindow(int64_t h, int64_t w) {
       c.dilation[d] = 1;
       c.k[d] = std::min(c.k[d], c.in[d]);
     }
-    c.out[d] = kernels::window_dim(c.in[d], c.k[d], c.stride[d], c.dilation[d],
-                                   c.same)
-                   ->out;
+    c.out[d] =
+        kernels::window_dim(c.in[d], c.k[d], c.stride[d], c.dilation[d], c.same)
+            ->out;
   }
   return c;
 }
@@ -1555,8 +1555,9 @@ ConvWindow Generator::convWindowFor(int64_t outH, int64_t outW) {
     // SAME: out = ceil(in / s); VALID: out = (in - span) / s + 1.
     c.in[d] = (c.out[d] - 1) * s +
               (c.same ? uniform(1, s) : span + uniform(0, s - 1));
-    assert(kernels::window_dim(c.in[d], c.k[d], s, c.dilation[d], c.same)
-               ->out == c.out[d]);
+    assert(
+        kernels::window_dim(c.in[d], c.k[d], s, c.dilation[d], c.same)->out ==
+        c.out[d]);
   }
   return c;
 }
@@ -1567,9 +1568,9 @@ bool Generator::genConv() {
   auto image = [](int64_t maxHW) {
     return [maxHW](const Val &v) {
       const TType &t = v.type;
-      return isFloat(t.dtype) && t.rank() == 4 && !t.isDyn(1) &&
-             !t.isDyn(2) && !t.isDyn(3) && t.shape[0] <= 4 &&
-             t.shape[1] <= maxHW && t.shape[2] <= maxHW && t.shape[3] <= 4;
+      return isFloat(t.dtype) && t.rank() == 4 && !t.isDyn(1) && !t.isDyn(2) &&
+             !t.isDyn(3) && t.shape[0] <= 4 && t.shape[1] <= maxHW &&
+             t.shape[2] <= maxHW && t.shape[3] <= 4;
     };
   };
   DType dt = chance(0.65) ? DType::Float32 : DType::Float64;
@@ -1993,8 +1994,8 @@ GeneratedProgram Generator::run(uint64_t seed) {
   int64_t image = -1;
   if (!program.special && chance(opt.imageArgRate)) {
     image = uniform(0, nargs - 1);
-    argTypes[image] = randomImage(chance(0.65) ? DType::Float32
-                                               : DType::Float64);
+    argTypes[image] =
+        randomImage(chance(0.65) ? DType::Float32 : DType::Float64);
   }
   // Some programs declare dims of their arguments dynamic (`?`): the data
   // is the same, the lowering takes its dynamic-shape paths.

@@ -315,7 +315,8 @@ Case Gen::next() {
     // Small NHWC inputs and HWIO filters (a batch of 0 now and then),
     // sometimes of another shape, rank or dtype.
     DType t = coin(0.9) ? floating() : dtype();
-    std::vector<int64_t> x{pick(0, 2), pick(1, 6), pick(1, 6), pick(1, 3)};
+    std::vector<int64_t> x{coin(0.1) ? 0 : pick(1, 2), pick(1, 6), pick(1, 6),
+                           pick(1, 3)};
     std::vector<int64_t> f{pick(1, 3), pick(1, 3), x[3], pick(1, 3)};
     if (coin(0.1))
       x = coin() ? near(x) : shape();
@@ -333,7 +334,8 @@ Case Gen::next() {
     std::string attrs = " strides " + vec(st) + " dilations " + vec(dl) +
                         (pad == Padding::Same ? " SAME" : " VALID");
     if (coin(0.5))
-      return {"conv2d" + attrs, {tensor(t, x), tensor(t, f)},
+      return {"conv2d" + attrs,
+              {tensor(t, x), tensor(t, f)},
               [st, pad, dl](V a) { return conv2d(a[0], a[1], st, pad, dl); }};
     // dy of the convolution's result shape (TensorFlow's geometry), or of
     // a nearby shape when the window is invalid or by chance.

@@ -11,10 +11,11 @@
 // Generates N random well-typed tfc programs (seeds S, S+1, ...), runs each
 // with the reference interpreter and JIT-compiled, and compares. Prints
 //   N programs, N agreed, N disagreed, N errors; N with conv ops
-// (programs holding tfc.conv2d or one of its gradient ops) and exits 1 when any program disagreed or made either executor fail (a
-// well-typed program must run on both). With --dump-failures each failing
-// program is written to DIR/seed-<S>.mlir with its arguments, both results
-// and the tfc-run command lines that reproduce it.
+// (the programs holding tfc.conv2d or one of its gradient ops) and exits 1
+// when any program disagreed or made either executor fail (a well-typed
+// program must run on both). With --dump-failures each failing program is
+// written to DIR/seed-<S>.mlir with its arguments, both results and the
+// tfc-run command lines that reproduce it.
 //
 // A crash inside an executor cannot be caught; a signal handler then names
 // the seed (and writes the program to DIR/crash-seed-<S>.mlir) before dying.

@@ -50,9 +50,8 @@ TEST(UserGuide, Conv2D) {
   out << conv2d(image, ones({3, 3, 1, 1}), {2, 2}, Padding::Same).shape()[1]
       << "\n";
   EXPECT_EQ(out.str(),
-            lines({"tfc.Tensor(", "[[[[12.]", "   [16.]]", "",
-                   "  [[24.]", "   [28.]]]], shape=(1, 2, 2, 1), dtype=float32)",
-                   "2"}));
+            lines({"tfc.Tensor(", "[[[[12.]", "   [16.]]", "", "  [[24.]",
+                   "   [28.]]]], shape=(1, 2, 2, 1), dtype=float32)", "2"}));
 }
 
 TEST(UserGuide, Ops) {

@@ -133,8 +133,7 @@ TEST(WhileGradient, ZeroIterations) {
 TEST(WhileGradient, CompiledGradientHasABackwardLoop) {
   std::string ir;
   std::vector<Tensor> g = compiledGradients(
-      sinLoop, {constant(0.5), constant(1.5)}, constant(1.0), &ir,
-      "optimized");
+      sinLoop, {constant(0.5), constant(1.5)}, constant(1.0), &ir, "optimized");
   // After tfc-autodiff: the forward loop, its replay saving the state on a
   // stack, the backward loop popping it.
   EXPECT_EQ(countOf(ir, "scf.while"), 3u) << ir;

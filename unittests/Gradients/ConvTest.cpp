@@ -107,8 +107,8 @@ TEST(Conv2D, EagerAndCompiledMatchTheDefinition) {
       ASSERT_EQ(compiled.shape(), shape);
       double tol = dt == DType::Float32 ? 1e-5 : 1e-12;
       std::vector<double> e = cast(eager, DType::Float64).to_vector<double>(),
-                          c =
-                              cast(compiled, DType::Float64).to_vector<double>();
+                          c = cast(compiled, DType::Float64)
+                                  .to_vector<double>();
       for (size_t i = 0; i < want.size(); ++i) {
         ASSERT_NEAR(e[i], want[i], tol * (1 + std::abs(want[i]))) << i;
         ASSERT_NEAR(c[i], want[i], tol * (1 + std::abs(want[i]))) << i;
@@ -121,7 +121,8 @@ TEST(Conv2D, CompiledCallsTheRuntimeKernelsWhenLarge) {
   // Large enough for tfc-linalg-to-blas: the forward and the input gradient
   // become tfc_rt_conv2d calls, the filter gradient
   // tfc_rt_conv2d_backprop_filter; the values still match eagerly.
-  Tensor x = rand64({2, 12, 12, 3}, -1, 1, 1), f = rand64({3, 3, 3, 8}, -1, 1, 2);
+  Tensor x = rand64({2, 12, 12, 3}, -1, 1, 1),
+         f = rand64({3, 3, 3, 8}, -1, 1, 2);
   auto step = function([](const Tensor &a, const Tensor &b) {
     GradientTape tape;
     tape.watch({a, b});
@@ -150,9 +151,9 @@ TEST(Conv2D, GradientsInEveryModeMatchFiniteDifferences) {
     auto fn = [g](const std::vector<Tensor> &v) {
       return conv2d(v[0], v[1], g.strides, g.padding, g.dilations);
     };
-    checkGradients(describe(g), fn,
-                   {rand64(g.input, -1, 1, seed), rand64(g.filter, -1, 1,
-                                                          seed + 1)});
+    checkGradients(
+        describe(g), fn,
+        {rand64(g.input, -1, 1, seed), rand64(g.filter, -1, 1, seed + 1)});
     seed += 2;
   }
 }
@@ -185,7 +186,8 @@ TEST(Conv2D, TheGradientOpsAreDifferentiable) {
 
 TEST(Conv2D, SecondDerivative) {
   // d/dx of sum(d/dx sum(conv(x, f)^2)) through the compiled gradient ops.
-  Tensor x = rand64({1, 4, 4, 2}, -1, 1, 41), f = rand64({2, 2, 2, 2}, -1, 1, 42);
+  Tensor x = rand64({1, 4, 4, 2}, -1, 1, 41),
+         f = rand64({2, 2, 2, 2}, -1, 1, 42);
   auto inner = [&](const Tensor &a) {
     GradientTape t;
     t.watch(a);
@@ -228,14 +230,13 @@ TEST(Conv2D, ErrorsNameTheOpAndTheShapes) {
   // Channels: 3 in the input, 2 in the filter; eagerly and compiled.
   expectError([&] { conv2d(x, f); }, "conv2d");
   expectError([&] { conv2d(x, f); }, "(1, 5, 5, 3)");
-  auto fn = function(
-      [](const Tensor &a, const Tensor &b) { return conv2d(a, b); });
+  auto fn =
+      function([](const Tensor &a, const Tensor &b) { return conv2d(a, b); });
   expectError([&] { fn(x, f); }, "conv2d");
   expectError([&] { fn(x, f); }, "channels");
   Tensor g = zeros({3, 3, 3, 4});
   expectError([&] { conv2d(x, g, {0, 1}); }, "conv2d");
-  expectError([&] { conv2d(x, g, {1, 1}, Padding::Valid, {1, -2}); },
-              "conv2d");
+  expectError([&] { conv2d(x, g, {1, 1}, Padding::Valid, {1, -2}); }, "conv2d");
   // A VALID window larger than the input.
   expectError([&] { conv2d(x, zeros({6, 1, 3, 1})); }, "conv2d");
   expectError([&] { conv2d(zeros({1, 5, 5}), g); }, "conv2d");
@@ -244,16 +245,20 @@ TEST(Conv2D, ErrorsNameTheOpAndTheShapes) {
               "conv2d");
   // dy of the wrong shape for the gradient ops.
   expectError(
-      [&] { conv2d_backprop_input({1, 5, 5, 3}, g, zeros({1, 2, 2, 4})); },
+      [&] {
+        conv2d_backprop_input({1, 5, 5, 3}, g, zeros({1, 2, 2, 4}));
+      },
       "conv2d_backprop_input");
   expectError(
-      [&] { conv2d_backprop_filter(x, {3, 3, 3, 4}, zeros({1, 3, 3, 5})); },
+      [&] {
+        conv2d_backprop_filter(x, {3, 3, 3, 4}, zeros({1, 3, 3, 5}));
+      },
       "conv2d_backprop_filter");
 }
 
 TEST(Conv2D, EmptyBatch) {
-  Tensor y = conv2d(zeros({0, 4, 4, 2}), ones({3, 3, 2, 5}), {1, 1},
-                    Padding::Same);
+  Tensor y =
+      conv2d(zeros({0, 4, 4, 2}), ones({3, 3, 2, 5}), {1, 1}, Padding::Same);
   EXPECT_EQ(y.shape(), (std::vector<int64_t>{0, 4, 4, 5}));
 }
 

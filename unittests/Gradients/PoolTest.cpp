@@ -87,21 +87,21 @@ TEST(Pool2D, NaNAndPaddingFollowTensorFlow) {
   // SAME padding never wins the max and is not counted by the average.
   Tensor x = constant({{{{-5.0}, {-2.0}}, {{-3.0}, {-4.0}}}});
   auto f = function([](const Tensor &a) {
-    return std::vector<Tensor>{
-        max_pool2d(a, {3, 3}, {1, 1}, Padding::Same),
-        avg_pool2d(a, {3, 3}, {1, 1}, Padding::Same)};
+    return std::vector<Tensor>{max_pool2d(a, {3, 3}, {1, 1}, Padding::Same),
+                               avg_pool2d(a, {3, 3}, {1, 1}, Padding::Same)};
   });
   for (const std::vector<Tensor> &r :
-       {f(x), std::vector<Tensor>{max_pool2d(x, {3, 3}, {1, 1}, Padding::Same),
-                                  avg_pool2d(x, {3, 3}, {1, 1},
-                                             Padding::Same)}}) {
+       {f(x),
+        std::vector<Tensor>{max_pool2d(x, {3, 3}, {1, 1}, Padding::Same),
+                            avg_pool2d(x, {3, 3}, {1, 1}, Padding::Same)}}) {
     EXPECT_EQ(r[0].to_vector<double>(), std::vector<double>(4, -2.0));
     EXPECT_EQ(r[1].to_vector<double>(), std::vector<double>(4, -3.5));
   }
   // A NaN in a window makes its max NaN, eagerly and compiled.
   Tensor n = constant({{{{1.0}, {NAN}}, {{3.0}, {4.0}}}});
-  auto g = function(
-      [](const Tensor &a) { return max_pool2d(a, {2, 2}, {2, 2}); });
+  auto g = function([](const Tensor &a) {
+    return max_pool2d(a, {2, 2}, {2, 2});
+  });
   EXPECT_TRUE(std::isnan(max_pool2d(n, {2, 2}, {2, 2}).item<double>()));
   EXPECT_TRUE(std::isnan(g(n).item<double>()));
 }
@@ -132,8 +132,8 @@ TEST(Pool2D, TheGradientOpsAreDifferentiable) {
   w.strides = {2, 1};
   w.padding = Padding::Same;
   Tensor x = rand64(w.input, -1, 1, 61);
-  std::vector<int64_t> pooled = max_pool2d(x, w.ksize, w.strides, w.padding)
-                                    .shape();
+  std::vector<int64_t> pooled =
+      max_pool2d(x, w.ksize, w.strides, w.padding).shape();
   // Linear in dy / grad (the input only picks the maxima).
   auto maxGrad = [w, x](const std::vector<Tensor> &v) {
     return max_pool2d_grad(x, v[0], w.ksize, w.strides, w.padding);
@@ -164,14 +164,24 @@ TEST(Pool2D, ErrorsNameTheOpAndTheShapes) {
   Tensor x = zeros({1, 4, 4, 2});
   expectError([&] { max_pool2d(x, {5, 1}, {1, 1}); }, "max_pool2d");
   expectError([&] { avg_pool2d(x, {2, 2}, {0, 1}); }, "avg_pool2d");
-  expectError([&] { max_pool2d(zeros({4, 4, 2}), {2, 2}, {2, 2}); },
-              "max_pool2d");
-  expectError([&] { avg_pool2d(cast(x, DType::Int32), {2, 2}, {2, 2}); },
-              "avg_pool2d");
   expectError(
-      [&] { max_pool2d_grad(x, zeros({1, 3, 3, 2}), {2, 2}, {2, 2}); },
+      [&] {
+        max_pool2d(zeros({4, 4, 2}), {2, 2}, {2, 2});
+      },
+      "max_pool2d");
+  expectError(
+      [&] {
+        avg_pool2d(cast(x, DType::Int32), {2, 2}, {2, 2});
+      },
+      "avg_pool2d");
+  expectError(
+      [&] {
+        max_pool2d_grad(x, zeros({1, 3, 3, 2}), {2, 2}, {2, 2});
+      },
       "max_pool2d_grad");
-  auto f = function([](const Tensor &a) { return max_pool2d(a, {5, 1}, {1, 1}); });
+  auto f = function([](const Tensor &a) {
+    return max_pool2d(a, {5, 1}, {1, 1});
+  });
   expectError([&] { f(x); }, "max_pool2d");
 }
 

@@ -1,4 +1,4 @@
-//===- ConvToLinalg.cpp - tfc.conv2d and its gradients to linalg -*- C++ -*-===//
+//===- ConvToLinalg.cpp - conv2d and its gradients to linalg ----*- C++ -*-===//
 //
 // Each op becomes linalg that states its meaning, so every back end can run
 // it (the GPU pipeline tiles it like any linalg op); on the CPU,
@@ -61,9 +61,8 @@ FailureOr<Window> windowOf(ArrayRef<int64_t> input, int64_t kh, int64_t kw,
     w.padBefore[d] = dim->padBefore;
     // What the last window needs beyond the input (never negative here).
     int64_t span = (k[d] - 1) * dilations[d] + 1;
-    w.padAfter[d] =
-        std::max<int64_t>(0, (dim->out - 1) * strides[d] + span - in -
-                                 dim->padBefore);
+    w.padAfter[d] = std::max<int64_t>(0, (dim->out - 1) * strides[d] + span -
+                                             in - dim->padBefore);
   }
   return w;
 }
@@ -95,8 +94,8 @@ Value zeros(OpBuilder &b, Location loc, RankedTensorType type, Value like) {
       .getResult(0);
 }
 
-Value conv(OpBuilder &b, Location loc, RankedTensorType resultType,
-           Value input, Value filter, ArrayRef<int64_t> strides,
+Value conv(OpBuilder &b, Location loc, RankedTensorType resultType, Value input,
+           Value filter, ArrayRef<int64_t> strides,
            ArrayRef<int64_t> dilations) {
   Value init = zeros(b, loc, resultType, input);
   return linalg::Conv2DNhwcHwcfOp::create(

@@ -1,4 +1,4 @@
-//===- PoolToLinalg.cpp - tfc pooling ops to linalg --------------*- C++ -*-===//
+//===- PoolToLinalg.cpp - tfc pooling ops to linalg -------------*- C++ -*-===//
 //
 // Each pooling op (and gradient) becomes a linalg.generic over its result
 // whose body loops over the window (scf.for) and reads the operands with
@@ -77,8 +77,8 @@ struct Ix {
   Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   /// 0 <= x < n.
   Value inRange(Value x, int64_t n) {
-    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x,
-                                     c(0));
+    Value lo =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, c(0));
     return andI(lo, lt(x, c(n)));
   }
   /// x clamped to [0, n): a safe index where `inRange` is false.
@@ -124,8 +124,8 @@ Value readOr(OpBuilder &b, Location loc, Value x, const PoolWindow &w, Value n,
 /// The first maximum of window (i, j) of `x` (row-major in the window, the
 /// first NaN if any) as (row, column) in the input.
 std::pair<Value, Value> firstMax(OpBuilder &b, Location loc, Value x,
-                                 const PoolWindow &w, Value n, Value i,
-                                 Value j, Value c, Type elt) {
+                                 const PoolWindow &w, Value n, Value i, Value j,
+                                 Value c, Type elt) {
   Ix ix{b, loc};
   Value r0 = ix.sub(ix.mul(i, w.s[0]), ix.c(w.pad[0]));
   Value q0 = ix.sub(ix.mul(j, w.s[1]), ix.c(w.pad[1]));
@@ -164,11 +164,10 @@ std::pair<Value, Value> firstMax(OpBuilder &b, Location loc, Value x,
 
 /// A linalg.generic over `resultType` (dynamic batch/channels from `like`)
 /// whose body computes each element from its indices (n, i, j, c).
-Value generateOver(OpBuilder &b, Location loc, RankedTensorType resultType,
-                   Value like,
-                   function_ref<Value(OpBuilder &, Location, Value, Value,
-                                      Value, Value)>
-                       element) {
+Value generateOver(
+    OpBuilder &b, Location loc, RankedTensorType resultType, Value like,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value, Value)>
+        element) {
   SmallVector<Value> dyn;
   for (int64_t d : {0, 3})
     if (resultType.isDynamicDim(d))
@@ -214,11 +213,9 @@ Value windowCount(OpBuilder &b, Location loc, const PoolWindow &w, Value i,
 /// (i, j) = ((r + pad - a) / s, (q + pad - b) / s) that may hold it, `valid`
 /// saying whether it does (the division is exact and the window exists).
 /// Returns the sum of what `visit` returns.
-Value sumOverWindows(OpBuilder &b, Location loc, const PoolWindow &w, Value r,
-                     Value q, Type elt,
-                     function_ref<Value(OpBuilder &, Location, Value, Value,
-                                        Value)>
-                         visit) {
+Value sumOverWindows(
+    OpBuilder &b, Location loc, const PoolWindow &w, Value r, Value q, Type elt,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> visit) {
   SmallVector<Value> sum = windowLoop(
       b, loc, w.k, ValueRange{floatConst(b, loc, elt, 0.0)},
       [&](OpBuilder &lb, Location ll, Value a, Value bb, ValueRange acc) {
@@ -230,13 +227,12 @@ Value sumOverWindows(OpBuilder &b, Location loc, const PoolWindow &w, Value r,
         Value zero = lx.c(0);
         for (auto [t, s] : {std::pair{ti, w.s[0]}, std::pair{tj, w.s[1]}})
           if (s > 1)
-            valid = lx.andI(valid, lx.eq(arith::RemSIOp::create(
-                                             lb, ll, t, lx.c(s)),
-                                         zero));
-        Value i = arith::DivSIOp::create(lb, ll, lx.clamp(ti, w.out[0] * w.s[0]),
-                                         lx.c(w.s[0]));
-        Value j = arith::DivSIOp::create(lb, ll, lx.clamp(tj, w.out[1] * w.s[1]),
-                                         lx.c(w.s[1]));
+            valid = lx.andI(
+                valid, lx.eq(arith::RemSIOp::create(lb, ll, t, lx.c(s)), zero));
+        Value i = arith::DivSIOp::create(
+            lb, ll, lx.clamp(ti, w.out[0] * w.s[0]), lx.c(w.s[0]));
+        Value j = arith::DivSIOp::create(
+            lb, ll, lx.clamp(tj, w.out[1] * w.s[1]), lx.c(w.s[1]));
         Value v = visit(lb, ll, i, j, valid);
         Value add = arith::AddFOp::create(lb, ll, acc[0], v);
         return SmallVector<Value>{
@@ -258,27 +254,28 @@ struct MaxPool2DLowering : public OpConversionPattern<MaxPool2DOp> {
       return rewriter.notifyMatchFailure(op, "needs a static height and width");
     Type elt = op.getType().getElementType();
     rewriter.replaceOp(
-        op, generateOver(
-                rewriter, op.getLoc(), op.getType(), x,
-                [&](OpBuilder &b, Location loc, Value n, Value i, Value j,
-                    Value c) {
-                  Ix ix{b, loc};
-                  Value negInf = floatConst(
-                      b, loc, elt, -std::numeric_limits<double>::infinity());
-                  Value r0 = ix.sub(ix.mul(i, w->s[0]), ix.c(w->pad[0]));
-                  Value q0 = ix.sub(ix.mul(j, w->s[1]), ix.c(w->pad[1]));
-                  // maximumf propagates NaN, as tf.nn.max_pool2d.
-                  return windowLoop(
-                      b, loc, w->k, ValueRange{negInf},
-                      [&](OpBuilder &lb, Location ll, Value a, Value bb,
-                          ValueRange acc) {
-                        Ix lx{lb, ll};
-                        Value v = readOr(lb, ll, x, *w, n, lx.add(r0, a),
-                                         lx.add(q0, bb), c, negInf);
-                        return SmallVector<Value>{
-                            arith::MaximumFOp::create(lb, ll, acc[0], v)};
-                      })[0];
-                }));
+        op,
+        generateOver(rewriter, op.getLoc(), op.getType(), x,
+                     [&](OpBuilder &b, Location loc, Value n, Value i, Value j,
+                         Value c) {
+                       Ix ix{b, loc};
+                       Value negInf =
+                           floatConst(b, loc, elt,
+                                      -std::numeric_limits<double>::infinity());
+                       Value r0 = ix.sub(ix.mul(i, w->s[0]), ix.c(w->pad[0]));
+                       Value q0 = ix.sub(ix.mul(j, w->s[1]), ix.c(w->pad[1]));
+                       // maximumf propagates NaN, as tf.nn.max_pool2d.
+                       return windowLoop(
+                           b, loc, w->k, ValueRange{negInf},
+                           [&](OpBuilder &lb, Location ll, Value a, Value bb,
+                               ValueRange acc) {
+                             Ix lx{lb, ll};
+                             Value v = readOr(lb, ll, x, *w, n, lx.add(r0, a),
+                                              lx.add(q0, bb), c, negInf);
+                             return SmallVector<Value>{
+                                 arith::MaximumFOp::create(lb, ll, acc[0], v)};
+                           })[0];
+                     }));
     return success();
   }
 };
@@ -296,27 +293,27 @@ struct AvgPool2DLowering : public OpConversionPattern<AvgPool2DOp> {
       return rewriter.notifyMatchFailure(op, "needs a static height and width");
     Type elt = op.getType().getElementType();
     rewriter.replaceOp(
-        op, generateOver(
-                rewriter, op.getLoc(), op.getType(), x,
-                [&](OpBuilder &b, Location loc, Value n, Value i, Value j,
-                    Value c) {
-                  Ix ix{b, loc};
-                  Value zero = floatConst(b, loc, elt, 0.0);
-                  Value r0 = ix.sub(ix.mul(i, w->s[0]), ix.c(w->pad[0]));
-                  Value q0 = ix.sub(ix.mul(j, w->s[1]), ix.c(w->pad[1]));
-                  Value sum = windowLoop(
-                      b, loc, w->k, ValueRange{zero},
-                      [&](OpBuilder &lb, Location ll, Value a, Value bb,
-                          ValueRange acc) {
-                        Ix lx{lb, ll};
-                        Value v = readOr(lb, ll, x, *w, n, lx.add(r0, a),
-                                         lx.add(q0, bb), c, zero);
-                        return SmallVector<Value>{
-                            arith::AddFOp::create(lb, ll, acc[0], v)};
-                      })[0];
-                  return arith::DivFOp::create(
-                      b, loc, sum, windowCount(b, loc, *w, i, j, elt));
-                }));
+        op,
+        generateOver(rewriter, op.getLoc(), op.getType(), x,
+                     [&](OpBuilder &b, Location loc, Value n, Value i, Value j,
+                         Value c) {
+                       Ix ix{b, loc};
+                       Value zero = floatConst(b, loc, elt, 0.0);
+                       Value r0 = ix.sub(ix.mul(i, w->s[0]), ix.c(w->pad[0]));
+                       Value q0 = ix.sub(ix.mul(j, w->s[1]), ix.c(w->pad[1]));
+                       Value sum = windowLoop(
+                           b, loc, w->k, ValueRange{zero},
+                           [&](OpBuilder &lb, Location ll, Value a, Value bb,
+                               ValueRange acc) {
+                             Ix lx{lb, ll};
+                             Value v = readOr(lb, ll, x, *w, n, lx.add(r0, a),
+                                              lx.add(q0, bb), c, zero);
+                             return SmallVector<Value>{
+                                 arith::AddFOp::create(lb, ll, acc[0], v)};
+                           })[0];
+                       return arith::DivFOp::create(
+                           b, loc, sum, windowCount(b, loc, *w, i, j, elt));
+                     }));
     return success();
   }
 };
@@ -334,23 +331,24 @@ struct MaxPool2DGradLowering : public OpConversionPattern<MaxPool2DGradOp> {
       return rewriter.notifyMatchFailure(op, "needs a static height and width");
     Type elt = op.getType().getElementType();
     rewriter.replaceOp(
-        op, generateOver(
-                rewriter, op.getLoc(), op.getType(), x,
-                [&](OpBuilder &b, Location loc, Value n, Value r, Value q,
-                    Value c) {
-                  return sumOverWindows(
-                      b, loc, *w, r, q, elt,
-                      [&](OpBuilder &vb, Location vl, Value i, Value j,
-                          Value valid) {
-                        Ix vx{vb, vl};
-                        auto [mr, mq] = firstMax(vb, vl, x, *w, n, i, j, c, elt);
-                        Value mine = vx.andI(vx.eq(mr, r), vx.eq(mq, q));
-                        Value g = tensor::ExtractOp::create(
-                            vb, vl, dy, ValueRange{n, i, j, c});
-                        return arith::SelectOp::create(
-                            vb, vl, mine, g, floatConst(vb, vl, elt, 0.0));
-                      });
-                }));
+        op,
+        generateOver(rewriter, op.getLoc(), op.getType(), x,
+                     [&](OpBuilder &b, Location loc, Value n, Value r, Value q,
+                         Value c) {
+                       return sumOverWindows(
+                           b, loc, *w, r, q, elt,
+                           [&](OpBuilder &vb, Location vl, Value i, Value j,
+                               Value valid) {
+                             Ix vx{vb, vl};
+                             auto [mr, mq] =
+                                 firstMax(vb, vl, x, *w, n, i, j, c, elt);
+                             Value mine = vx.andI(vx.eq(mr, r), vx.eq(mq, q));
+                             Value g = tensor::ExtractOp::create(
+                                 vb, vl, dy, ValueRange{n, i, j, c});
+                             return arith::SelectOp::create(
+                                 vb, vl, mine, g, floatConst(vb, vl, elt, 0.0));
+                           });
+                     }));
     return success();
   }
 };
@@ -387,9 +385,8 @@ struct AvgPool2DGradLowering : public OpConversionPattern<AvgPool2DGradOp> {
   matchAndRewrite(AvgPool2DGradOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value dy = adaptor.getDy();
-    FailureOr<PoolWindow> w = poolWindow(
-        op.getType().getShape(), op.getKsize(), op.getStrides(),
-        op.getPadding());
+    FailureOr<PoolWindow> w = poolWindow(op.getType().getShape(), op.getKsize(),
+                                         op.getStrides(), op.getPadding());
     if (failed(w))
       return rewriter.notifyMatchFailure(op, "needs a static height and width");
     Type elt = op.getType().getElementType();
@@ -400,8 +397,7 @@ struct AvgPool2DGradLowering : public OpConversionPattern<AvgPool2DGradOp> {
                     Value c) {
                   return sumOverWindows(
                       b, loc, *w, r, q, elt,
-                      [&](OpBuilder &vb, Location vl, Value i, Value j,
-                          Value) {
+                      [&](OpBuilder &vb, Location vl, Value i, Value j, Value) {
                         Value v = tensor::ExtractOp::create(
                             vb, vl, dy, ValueRange{n, i, j, c});
                         return arith::DivFOp::create(

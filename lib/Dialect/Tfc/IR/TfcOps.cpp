@@ -1052,10 +1052,10 @@ conv2dShape(std::optional<Location> loc, StringRef name,
     std::optional<::tfc::kernels::WindowDim> w = ::tfc::kernels::window_dim(
         in, k, strides[d], dilations[d], padding == "SAME");
     if (!w)
-      return emitInferError(
-          loc, name, "the ", d == 0 ? "height" : "width", " window (",
-          k, " taps, dilation ", dilations[d], ") does not fit input ",
-          shapeText(input), " with padding ", padding);
+      return emitInferError(loc, name, "the ", d == 0 ? "height" : "width",
+                            " window (", k, " taps, dilation ", dilations[d],
+                            ") does not fit input ", shapeText(input),
+                            " with padding ", padding);
     out[1 + d] = w->out;
   }
   return out;
@@ -1071,9 +1071,13 @@ LogicalResult checkShapeAttr(std::optional<Location> loc, StringRef name,
     std::string text;
     for (auto [i, d] : llvm::enumerate(shape))
       text += (i ? ", " : "") + std::to_string(d);
-    return emitInferError(loc, name, "expected ", what, " of 4 dims (the "
-                          "first at least ", minFirst, ", the others at "
-                          "least 1) but got [", text, "]");
+    return emitInferError(loc, name, "expected ", what,
+                          " of 4 dims (the "
+                          "first at least ",
+                          minFirst,
+                          ", the others at "
+                          "least 1) but got [",
+                          text, "]");
   }
   return success();
 }
@@ -1129,8 +1133,8 @@ pool2dShape(std::optional<Location> loc, StringRef name,
     if (!w)
       return emitInferError(loc, name, "the ", d == 0 ? "height" : "width",
                             " window of ", ksize[d],
-                            " does not fit an input of ", in,
-                            " with padding ", padding);
+                            " does not fit an input of ", in, " with padding ",
+                            padding);
     out[1 + d] = w->out;
   }
   return out;
@@ -1319,8 +1323,9 @@ LogicalResult Conv2DBackpropInputOp::inferReturnTypes(
       !llvm::all_of(llvm::zip(*shape, dy->getShape()), [](auto p) {
         return dimsCompatible(std::get<0>(p), std::get<1>(p));
       }))
-    return emitInferError(location, name, "expected dy of the convolution's "
-                                          "result shape but got ",
+    return emitInferError(location, name,
+                          "expected dy of the convolution's "
+                          "result shape but got ",
                           *dy);
   inferred.push_back(RankedTensorType::get(inputShape, *elt));
   return success();
@@ -1356,8 +1361,9 @@ LogicalResult Conv2DBackpropFilterOp::inferReturnTypes(
       !llvm::all_of(llvm::zip(*shape, dy->getShape()), [](auto p) {
         return dimsCompatible(std::get<0>(p), std::get<1>(p));
       }))
-    return emitInferError(location, name, "expected dy of the convolution's "
-                                          "result shape but got ",
+    return emitInferError(location, name,
+                          "expected dy of the convolution's "
+                          "result shape but got ",
                           *dy);
   inferred.push_back(RankedTensorType::get(filterShape, *elt));
   return success();

@@ -217,7 +217,8 @@ public:
         add(call.getOperand(i));
       return;
     }
-    if (isa<CustomGradientOp, GradOp>(op) || ::tfc::bridge::hasGradientRule(&op))
+    if (isa<CustomGradientOp, GradOp>(op) ||
+        ::tfc::bridge::hasGradientRule(&op))
       for (Value v : op.getOperands())
         add(v);
   }
@@ -978,7 +979,7 @@ struct TfcAutodiffPass
 } // namespace
 
 SmallVector<unsigned> mlir::tfc::activeArguments(ModuleOp module,
-                                                func::FuncOp fn) {
+                                                 func::FuncOp fn) {
   SymbolTable symbols(module);
   Activity activity(symbols);
   Block &body = fn.getBody().front();

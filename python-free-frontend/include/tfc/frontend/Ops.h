@@ -355,10 +355,11 @@ Tensor avg_pool2d(const Tensor &input, std::array<int64_t, 2> ksize,
                   std::source_location loc = std::source_location::current());
 /// max_pool2d's gradient: each element of `dy` goes to the first maximum
 /// of its window of `input` (row-major within the window).
-Tensor max_pool2d_grad(
-    const Tensor &input, const Tensor &dy, std::array<int64_t, 2> ksize,
-    std::array<int64_t, 2> strides, Padding padding = Padding::Valid,
-    std::source_location loc = std::source_location::current());
+Tensor
+max_pool2d_grad(const Tensor &input, const Tensor &dy,
+                std::array<int64_t, 2> ksize, std::array<int64_t, 2> strides,
+                Padding padding = Padding::Valid,
+                std::source_location loc = std::source_location::current());
 /// The gradient of max_pool2d_grad with respect to its dy: `grad` (shaped
 /// like `input`) read at each window's first maximum.
 Tensor max_pool2d_grad_grad(
@@ -366,11 +367,11 @@ Tensor max_pool2d_grad_grad(
     std::array<int64_t, 2> strides, Padding padding = Padding::Valid,
     std::source_location loc = std::source_location::current());
 /// avg_pool2d's gradient for an input of `input_shape`.
-Tensor avg_pool2d_grad(
-    const std::vector<int64_t> &input_shape, const Tensor &dy,
-    std::array<int64_t, 2> ksize, std::array<int64_t, 2> strides,
-    Padding padding = Padding::Valid,
-    std::source_location loc = std::source_location::current());
+Tensor
+avg_pool2d_grad(const std::vector<int64_t> &input_shape, const Tensor &dy,
+                std::array<int64_t, 2> ksize, std::array<int64_t, 2> strides,
+                Padding padding = Padding::Valid,
+                std::source_location loc = std::source_location::current());
 /// `x` itself, but gradients do not flow through it.
 Tensor
 stop_gradient(const Tensor &x,

@@ -38,9 +38,8 @@ struct WindowDim {
 /// the smaller half first (TensorFlow's rule). Empty when `in`, `k`,
 /// `stride` or `dilation` is below 1, the span overflows, or a VALID window
 /// is longer than the input.
-inline std::optional<WindowDim> window_dim(int64_t in, int64_t k,
-                                           int64_t stride, int64_t dilation,
-                                           bool same) {
+inline std::optional<WindowDim>
+window_dim(int64_t in, int64_t k, int64_t stride, int64_t dilation, bool same) {
   if (in < 1 || k < 1 || stride < 1 || dilation < 1)
     return std::nullopt;
   int64_t span;

@@ -132,8 +132,8 @@ Tensor max_pool2d_grad_grad(const Tensor &input, const Tensor &grad,
                             std::array<int64_t, 2> ksize,
                             std::array<int64_t, 2> strides, Padding padding);
 /// avg_pool2d's gradient, of `inputShape`.
-Tensor avg_pool2d_grad(const std::vector<int64_t> &inputShape,
-                       const Tensor &dy, std::array<int64_t, 2> ksize,
+Tensor avg_pool2d_grad(const std::vector<int64_t> &inputShape, const Tensor &dy,
+                       std::array<int64_t, 2> ksize,
                        std::array<int64_t, 2> strides, Padding padding);
 /// The gradient of conv2d with respect to its filter, of `filterShape`.
 Tensor conv2d_backprop_filter(const Tensor &input,
