@@ -65,8 +65,8 @@ int64_t reducedCount(const GradientContext &c) {
   return count;
 }
 
-/// sign(x) as x's dtype: 1, 0 or -1.
-Tensor sign(const Tensor &x) {
+/// abs's slope: 1, 0 (at 0 and NaN) or -1, as x's dtype.
+Tensor absSlope(const Tensor &x) {
   return cast(greater(x, 0), x.dtype()) - cast(less(x, 0), x.dtype());
 }
 
@@ -83,7 +83,7 @@ Tensor transposeLast2(const Tensor &x) {
 Grads negGrad(const GradientContext &, const Tensor &dy) { return {neg(dy)}; }
 
 Grads absGrad(const GradientContext &c, const Tensor &dy) {
-  return {dy * sign(in(c, 0))};
+  return {dy * absSlope(in(c, 0))};
 }
 
 Grads expGrad(const GradientContext &c, const Tensor &dy) {

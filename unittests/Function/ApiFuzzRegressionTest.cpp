@@ -81,13 +81,14 @@ TEST(ApiFuzzRegression, MatmulBroadcastsBatchDims) {
   expectSame(compiledGradA(a, b), eagerGrad);
 }
 
-// Open (tfc-apifuzz --count=600 --seed=2027, cases 7, 169, 474 and 7 more):
-// conv2d and its gradients with a static batch of 0 compute eagerly (an
-// empty result, or a zero filter gradient) but do not compile: the lowering
-// pads (SAME) or spreads (strides) the empty input with tensor.pad /
-// tensor.insert_slice, which become a memref.subview at offset 0 of the
-// size-0 batch, rejected as out of bounds. A dynamic batch of 0 works.
-TEST(ApiFuzzRegression, DISABLED_ConvWithEmptyBatchCompiles) {
+// tfc-apifuzz --count=600 --seed=2027 (cases 7, 169, 474 and 7 more):
+// conv2d and its gradients with a static batch of 0 computed eagerly (an
+// empty result, or a zero filter gradient) but did not compile: the lowering
+// padded (SAME) or spread (strides) the empty input with tensor.pad /
+// tensor.insert_slice, which became a memref.subview at offset 0 of the
+// size-0 batch, rejected as out of bounds. Now an empty batch is an empty
+// tensor of the padded shape (ConvToLinalg.cpp).
+TEST(ApiFuzzRegression, ConvWithEmptyBatchCompiles) {
   Tensor x = zeros({0, 2, 4, 2}), f = ones({2, 2, 2, 1});
   Tensor dy = zeros({0, 1, 4, 1});
   std::array<int64_t, 2> strides{2, 1}, dilations{1, 1};

@@ -76,6 +76,10 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, const int64_t low[2],
   SmallVector<int64_t> shape(type.getShape());
   shape[1] += low[0] + high[0];
   shape[2] += low[1] + high[1];
+  // An empty batch has nothing to copy (and tensor.pad's subview of an
+  // empty buffer does not lower).
+  if (type.getDimSize(0) == 0)
+    return tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   SmallVector<OpFoldResult> lo{b.getIndexAttr(0), b.getIndexAttr(low[0]),
                                b.getIndexAttr(low[1]), b.getIndexAttr(0)};
   SmallVector<OpFoldResult> hi{b.getIndexAttr(0), b.getIndexAttr(high[0]),
@@ -149,7 +153,7 @@ struct Conv2DBackpropInputLowering
     Value spread = adaptor.getDy();
     int64_t n = dyType.getDimSize(0), o = dyType.getDimSize(3);
     int64_t sh = w->stride[0], sw = w->stride[1];
-    if (sh > 1 || sw > 1) {
+    if ((sh > 1 || sw > 1) && n != 0) {
       auto type = RankedTensorType::get(
           {n, (w->out[0] - 1) * sh + 1, (w->out[1] - 1) * sw + 1, o}, elt);
       Value dest = zeros(rewriter, loc, type, spread);
@@ -173,6 +177,12 @@ struct Conv2DBackpropInputLowering
       if (low[d] < 0 || high[d] < 0)
         return rewriter.notifyMatchFailure(op, "unexpected window geometry");
     }
+    if (n == 0 && (sh > 1 || sw > 1))
+      spread = tensor::EmptyOp::create(
+          rewriter, loc,
+          ArrayRef<int64_t>{0, (w->out[0] - 1) * sh + 1,
+                            (w->out[1] - 1) * sw + 1, o},
+          elt);
     Value padded = padSpatial(rewriter, loc, spread, low, high);
     // 3. The filter flipped in space, its channels swapped: (kh, kw, o, c).
     auto flippedType = RankedTensorType::get({f[0], f[1], f[3], f[2]}, elt);

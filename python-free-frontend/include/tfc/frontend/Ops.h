@@ -27,6 +27,7 @@
 #include <concepts>
 #include <source_location>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tfc {
@@ -372,6 +373,66 @@ avg_pool2d_grad(const std::vector<int64_t> &input_shape, const Tensor &dy,
                 std::array<int64_t, 2> ksize, std::array<int64_t, 2> strides,
                 Padding padding = Padding::Valid,
                 std::source_location loc = std::source_location::current());
+// --- Compositions (ops/lib/CompositeOps.cpp)
+// ---------------------------------- Written with the ops above, as TensorFlow
+// writes these: eager, traced and differentiated like the ops they are made of.
+
+/// min(max(x, lo), hi); lo <= hi.
+Tensor
+clip_by_value(const Tensor &x, double lo, double hi,
+              std::source_location loc = std::source_location::current());
+/// Joins tensors of one shape and dtype along a new axis.
+Tensor stack(const std::vector<Tensor> &values, int64_t axis = 0,
+             std::source_location loc = std::source_location::current());
+/// The slices of `x` along `axis`, that axis removed.
+std::vector<Tensor>
+unstack(const Tensor &x, int64_t axis = 0,
+        std::source_location loc = std::source_location::current());
+/// Consecutive pieces of `sizes` along `axis` (one -1: the rest).
+std::vector<Tensor>
+split(const Tensor &x, std::vector<int64_t> sizes, int64_t axis = 0,
+      std::source_location loc = std::source_location::current());
+/// `x` with (before, after) elements of `constant_value` around each dim.
+Tensor pad(const Tensor &x, std::vector<std::pair<int64_t, int64_t>> paddings,
+           double constant_value = 0,
+           std::source_location loc = std::source_location::current());
+/// `x` repeated `multiples[d]` times along each dim d.
+Tensor tile(const Tensor &x, std::vector<int64_t> multiples,
+            std::source_location loc = std::source_location::current());
+/// Int64 index of the first minimum along `axis` (as argmax).
+Tensor argmin(const Tensor &x, int64_t axis,
+              std::source_location loc = std::source_location::current());
+/// Whether any / every element of a bool tensor is true over `axes` (empty:
+/// all); false / true for no element, as TensorFlow.
+Tensor reduce_any(const Tensor &x, std::vector<int64_t> axes = {},
+                  bool keepdims = false,
+                  std::source_location loc = std::source_location::current());
+Tensor reduce_all(const Tensor &x, std::vector<int64_t> axes = {},
+                  bool keepdims = false,
+                  std::source_location loc = std::source_location::current());
+/// x where x > 0, alpha * x elsewhere.
+Tensor leaky_relu(const Tensor &x, double alpha = 0.2,
+                  std::source_location loc = std::source_location::current());
+/// x where x > 0, exp(x) - 1 elsewhere.
+Tensor elu(const Tensor &x,
+           std::source_location loc = std::source_location::current());
+/// log(1 + exp(x)), finite for every x.
+Tensor softplus(const Tensor &x,
+                std::source_location loc = std::source_location::current());
+/// 1 / x and 1 / sqrt(x).
+Tensor reciprocal(const Tensor &x,
+                  std::source_location loc = std::source_location::current());
+Tensor rsqrt(const Tensor &x,
+             std::source_location loc = std::source_location::current());
+/// -1, 0 or 1 (0, -0 and NaN kept); no gradient flows.
+Tensor sign(const Tensor &x,
+            std::source_location loc = std::source_location::current());
+/// Rounding up, and to the nearest integer with halves to even.
+Tensor ceil(const Tensor &x,
+            std::source_location loc = std::source_location::current());
+Tensor round(const Tensor &x,
+             std::source_location loc = std::source_location::current());
+
 /// `x` itself, but gradients do not flow through it.
 Tensor
 stop_gradient(const Tensor &x,
