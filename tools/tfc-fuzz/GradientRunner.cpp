@@ -28,6 +28,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <sstream>
 
 namespace tfc::fuzz {
@@ -413,7 +414,8 @@ private:
   }
 
   /// Where a float op's local derivative changes (relu/abs at 0, ties of
-  /// maximum/minimum and of reduce_max/min), the tape's rule picks one
+  /// maximum/minimum, of reduce_max/min and of a max pooling window), the
+  /// tape's rule picks one
   /// side. Hashing which elements sit there lets finite differences skip
   /// points where a perturbation moves one, even when the loss happens to
   /// be flat on both sides (a tied minimum of relu(x) - x at x = 0).
@@ -440,6 +442,21 @@ private:
       keep.keepdims = true;
       Tensor extreme = detail::dispatch(kind, in.data(), 1, keep);
       hash(equal(in[0], broadcast_to(extreme, in[0].shape())));
+      return;
+    }
+    case OpKind::MaxPool2D:
+    case OpKind::MaxPool2DGrad:
+    case OpKind::MaxPool2DGradGrad: {
+      // Each window's first maximum receives its dy (max_pool2d's rule),
+      // routes max_pool2d_grad's dy and is what max_pool2d_grad_grad reads:
+      // where they are is the path. max_pool2d_grad of 1, 2, ... (one
+      // number per window) marks each element with the windows it wins.
+      const Tensor &pooled = kind == OpKind::MaxPool2DGrad ? in[1] : out;
+      std::vector<double> marks(size_t(pooled.numel()));
+      std::iota(marks.begin(), marks.end(), 1.0);
+      Tensor operands[2] = {
+          in[0], cast(from_vector(marks, pooled.shape()), in[0].dtype())};
+      hash(detail::dispatch(OpKind::MaxPool2DGrad, operands, 2, attrs));
       return;
     }
     default:

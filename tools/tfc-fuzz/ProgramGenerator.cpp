@@ -194,8 +194,9 @@ struct Val {
   bool sliceView = false;
 };
 
-/// The window of a tfc.conv2d (or of its gradients), per spatial dim
-/// (height, width): taps, stride, dilation, input and output size.
+/// The window of a tfc.conv2d or a pooling op (or of their gradients), per
+/// spatial dim (height, width): taps, stride, dilation (1 for pooling),
+/// input and output size.
 struct ConvWindow {
   int64_t k[2] = {1, 1}, stride[2] = {1, 1}, dilation[2] = {1, 1};
   int64_t in[2] = {1, 1}, out[2] = {1, 1};
@@ -207,6 +208,22 @@ struct ConvWindow {
     };
     return "strides = " + pair(stride) + ", dilations = " + pair(dilation) +
            ", padding = \"" + (same ? "SAME" : "VALID") + "\"";
+  }
+  /// The attributes of a pooling op.
+  std::string poolAttrs() const {
+    auto pair = [](const int64_t v[2]) {
+      return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + "]";
+    };
+    return "ksize = " + pair(k) + ", strides = " + pair(stride) +
+           ", padding = \"" + (same ? "SAME" : "VALID") + "\"";
+  }
+  /// The most windows that hold one input element (a sum's term count in
+  /// the gradients).
+  int64_t overlap() const {
+    int64_t n = 1;
+    for (int d = 0; d < 2; ++d)
+      n *= ((k[d] - 1) * dilation[d] + stride[d]) / stride[d];
+    return n;
   }
 };
 
@@ -297,9 +314,9 @@ private:
   int castTo(int id, DType to, bool remask = false);
   TType randomMask(const TType &t, DType dt);
   TType randomImage(DType dt);
-  void randomTaps(ConvWindow &w, int d);
-  ConvWindow convWindow(int64_t h, int64_t w);
-  ConvWindow convWindowFor(int64_t outH, int64_t outW);
+  void randomTaps(ConvWindow &w, int d, bool pool);
+  ConvWindow convWindow(int64_t h, int64_t w, bool pool = false);
+  ConvWindow convWindowFor(int64_t outH, int64_t outW, bool pool = false);
   int makePredicate();
   std::string cmpPredicate(DType operands);
   /// Rounding error a correctly rounded op adds to a result of `bound` whose
@@ -333,6 +350,7 @@ private:
   bool genCrossEntropy();
   bool genOneHot();
   bool genConv();
+  bool genPool();
   bool genIf();
   bool genWhile();
   bool genPrint();
@@ -881,9 +899,9 @@ bool Generator::genOne() {
       {&Generator::genConcat, 3},       {&Generator::genSlice, 3},
       {&Generator::genArgmax, 3},       {&Generator::genSoftmax, 3},
       {&Generator::genCrossEntropy, 1}, {&Generator::genOneHot, 2},
-      {&Generator::genConv, 3},         {&Generator::genIf, 4},
-      {&Generator::genWhile, 4},        {&Generator::genPrint, 1},
-      {&Generator::genAssert, 1}};
+      {&Generator::genConv, 3},         {&Generator::genPool, 3},
+      {&Generator::genIf, 4},           {&Generator::genWhile, 4},
+      {&Generator::genPrint, 1},        {&Generator::genAssert, 1}};
   std::vector<double> weights;
   for (const Entry &e : table)
     weights.push_back(e.weight);
@@ -1515,22 +1533,23 @@ TType Generator::randomImage(DType dt) {
   return t;
 }
 
-/// Taps 1-3, stride 1-2 and dilation 1-2 along dim `d` of `w`.
-void Generator::randomTaps(ConvWindow &w, int d) {
+/// Taps 1-3, stride 1-2 and dilation 1-2 along dim `d` of `w`; for a
+/// `pool`, stride 1-3 (windows that skip elements too) and no dilation.
+void Generator::randomTaps(ConvWindow &w, int d, bool pool) {
   w.k[d] = uniform(1, 3);
-  w.stride[d] = uniform(1, 2);
-  w.dilation[d] = chance(0.3) ? 2 : 1;
+  w.stride[d] = uniform(1, pool ? 3 : 2);
+  w.dilation[d] = !pool && chance(0.3) ? 2 : 1;
 }
 
 /// A random window over an input of `h` x `w`: SAME or VALID, VALID windows
 /// shrunk to fit (the verifier rejects longer ones).
-ConvWindow Generator::convWindow(int64_t h, int64_t w) {
+ConvWindow Generator::convWindow(int64_t h, int64_t w, bool pool) {
   ConvWindow c;
   c.same = chance(0.5);
   c.in[0] = h;
   c.in[1] = w;
   for (int d = 0; d < 2; ++d) {
-    randomTaps(c, d);
+    randomTaps(c, d, pool);
     if (!c.same && (c.k[d] - 1) * c.dilation[d] + 1 > c.in[d]) {
       c.dilation[d] = 1;
       c.k[d] = std::min(c.k[d], c.in[d]);
@@ -1544,13 +1563,13 @@ ConvWindow Generator::convWindow(int64_t h, int64_t w) {
 
 /// A random window whose output is `outH` x `outW`, with an input size
 /// that gives it: what a gradient op needs when its dy comes first.
-ConvWindow Generator::convWindowFor(int64_t outH, int64_t outW) {
+ConvWindow Generator::convWindowFor(int64_t outH, int64_t outW, bool pool) {
   ConvWindow c;
   c.same = chance(0.5);
   c.out[0] = outH;
   c.out[1] = outW;
   for (int d = 0; d < 2; ++d) {
-    randomTaps(c, d);
+    randomTaps(c, d, pool);
     int64_t span = (c.k[d] - 1) * c.dilation[d] + 1, s = c.stride[d];
     // SAME: out = ceil(in / s); VALID: out = (in - span) / s + 1.
     c.in[d] = (c.out[d] - 1) * s +
@@ -1562,17 +1581,20 @@ ConvWindow Generator::convWindowFor(int64_t outH, int64_t outW) {
   return c;
 }
 
-bool Generator::genConv() {
-  // Rank-4 float values small enough to convolve; height, width and
-  // channels static (the lowering needs static windows).
-  auto image = [](int64_t maxHW) {
-    return [maxHW](const Val &v) {
-      const TType &t = v.type;
-      return isFloat(t.dtype) && t.rank() == 4 && !t.isDyn(1) && !t.isDyn(2) &&
-             !t.isDyn(3) && t.shape[0] <= 4 && t.shape[1] <= maxHW &&
-             t.shape[2] <= maxHW && t.shape[3] <= 4;
-    };
+/// Rank-4 float values small enough to convolve or pool, height and width
+/// at most `maxHW`; height, width and channels static (the lowerings need
+/// static windows).
+std::function<bool(const Val &)> imageOf(int64_t maxHW) {
+  return [maxHW](const Val &v) {
+    const TType &t = v.type;
+    return isFloat(t.dtype) && t.rank() == 4 && !t.isDyn(1) && !t.isDyn(2) &&
+           !t.isDyn(3) && t.shape[0] <= 4 && t.shape[1] <= maxHW &&
+           t.shape[2] <= maxHW && t.shape[3] <= 4;
   };
+}
+
+bool Generator::genConv() {
+  auto image = imageOf;
   DType dt = chance(0.65) ? DType::Float32 : DType::Float64;
   int64_t kind = uniform(0, 4); // conv2d 3/5, each gradient op 1/5
   std::string op, attrs;
@@ -1638,6 +1660,101 @@ bool Generator::genConv() {
   return define("tfc." + op + " " + lhs + ", " + rhs + ", " + attrs + " : " +
                     types,
                 t, bound, err, true) >= 0;
+}
+
+/// max_pool2d, avg_pool2d and their gradients. Which element is a window's
+/// first maximum jumps with the input: max_pool2d_grad and
+/// max_pool2d_grad_grad take exact inputs only (as floor does), so both
+/// executors pick the same one, ties included; max_pool2d itself is
+/// continuous (as maximum) and takes any.
+bool Generator::genPool() {
+  DType dt = chance(0.65) ? DType::Float32 : DType::Float64;
+  int64_t kind = uniform(0, 5); // max_pool2d 2/6, the others 1/6 each
+  std::string op, operands, attrs, types;
+  TType t; // the result
+  double bound = 0, err = 0;
+  if (kind == 5) {
+    // avg_pool2d_grad(dy): dy first, often an existing value (a pool's
+    // result, as in a backward pass), the input size solved for it.
+    int dy = chance(0.6) ? pick(imageOf(6)) : -1;
+    TType dyt = dy >= 0 ? val(dy).type : randomImage(dt);
+    dt = dyt.dtype;
+    ConvWindow w = convWindowFor(dyt.shape[1], dyt.shape[2], /*pool=*/true);
+    t = TType{dt, {dyt.shape[0], w.in[0], w.in[1], dyt.shape[3]}};
+    double terms = static_cast<double>(w.overlap());
+    dy = tame(dy >= 0 ? dy : obtain(dyt), limitOf(dt) / terms);
+    const Val &g = val(dy);
+    // dy / count summed over the windows holding the element (the runtime
+    // scales by 1 / count, the compiled code divides: an ulp apart).
+    bound = terms * g.bound;
+    err = terms * g.err + (2 * terms + 2) * unitRoundoff(dt) * bound;
+    op = "avg_pool2d_grad";
+    operands = use(dy);
+    attrs = "input_shape = " + listOf(t.shape) + ", " + w.poolAttrs();
+    types = typeString(g.type) + " -> " + typeString(t);
+  } else {
+    bool exact = kind == 3 || kind == 4; // where the maxima are decides
+    auto image = imageOf(8);
+    int x = chance(0.7) ? pick([&](const Val &v) {
+      return image(v) && (!exact || v.err == 0);
+    })
+                        : -1;
+    TType xt = x >= 0 ? val(x).type : randomImage(dt);
+    dt = xt.dtype;
+    if (x < 0)
+      x = obtain(xt, exact ? 0 : kInf);
+    ConvWindow w = convWindow(xt.shape[1], xt.shape[2], /*pool=*/true);
+    TType yt{dt, {xt.shape[0], w.out[0], w.out[1], xt.shape[3]}};
+    yt.setDyn(0, xt.isDyn(0));
+    attrs = w.poolAttrs();
+    double u = unitRoundoff(dt);
+    if (kind < 3) {
+      const Val &p = val(x);
+      t = yt;
+      bound = p.bound;
+      err = p.err;
+      op = kind < 2 ? "max_pool2d" : "avg_pool2d";
+      if (kind == 2) {
+        // A sum in the window's row-major order in both executors, then a
+        // division by the count; the model does not rely on the order.
+        double terms = static_cast<double>(std::min(w.k[0], w.in[0]) *
+                                           std::min(w.k[1], w.in[1]));
+        err += terms > 1 ? 2 * terms * u * bound : 0;
+      }
+      operands = use(x);
+      types = typeString(p.type) + " -> " + typeString(t);
+    } else {
+      // The second operand's batch may be dynamic where the input's is not
+      // (compatible): dy shaped like the result (max_pool2d_grad), grad
+      // like the input (max_pool2d_grad_grad).
+      TType bt = kind == 3 ? yt : xt;
+      bt.setDyn(0, chance(0.3) ? !xt.isDyn(0) : xt.isDyn(0));
+      int b = obtain(bt);
+      if (kind == 3) {
+        // dy summed over the windows whose maximum the element is.
+        double terms = static_cast<double>(w.overlap());
+        b = tame(b, limitOf(dt) / terms);
+        const Val &q = val(b);
+        t = xt;
+        bound = terms * q.bound;
+        err = terms * q.err + (terms > 1 ? 2 * terms * u * bound : 0);
+        op = "max_pool2d_grad";
+      } else {
+        const Val &q = val(b);
+        t = yt;
+        bound = q.bound;
+        err = q.err;
+        op = "max_pool2d_grad_grad";
+      }
+      const Val &p = val(x), &q = val(b);
+      types = "(" + typeString(p.type) + ", " + typeString(q.type) + ") -> " +
+              typeString(t);
+      std::string lhs = use(x);
+      operands = lhs + ", " + use(b);
+    }
+  }
+  return define("tfc." + op + " " + operands + ", " + attrs + " : " + types, t,
+                bound, err, true) >= 0;
 }
 
 bool Generator::genIf() {
@@ -1863,9 +1980,12 @@ void Generator::genSpecialBody() {
       b = a;
     std::string as = use(a), bs = use(b), ts = typeString(t);
     int r = -1;
-    int64_t kind = uniform(0, 6);
-    if (kind == 5 && t.rank() == 0) // argmax needs a dim (reductions give
-      kind = 4;                     // rank-0 values)
+    int64_t kind = uniform(0, 7);
+    // argmax needs a dim (reductions give rank-0 values); pooling an
+    // argument's shape or its own result's.
+    if ((kind == 5 && t.rank() == 0) ||
+        (kind == 7 && t.rank() != 1 && t.rank() != 2 && t.rank() != 4))
+      kind = 4;
     switch (kind) {
     case 0: {
       static const std::vector<std::string> ops = {
@@ -1942,6 +2062,66 @@ void Generator::genSpecialBody() {
                      ", axis = " + std::to_string(t.rank() - 1) + " : " + ts +
                      " -> " + typeString(rt),
                  rt, 0, 0, true);
+      break;
+    }
+    case 7: {
+      // Pooling over the values laid out as a one-channel NHWC image: NaN
+      // propagation, first maxima among NaN, infinities and +-0, padding
+      // that never counts. The windows do not overlap, so a gradient sums
+      // one term per element (with several, the order would decide).
+      TType it = t;
+      if (t.rank() != 4)
+        it = TType{t.dtype,
+                   {1, t.rank() == 1 ? 1 : t.shape[0], t.shape.back(), 1}};
+      auto image = [&](const std::string &name) {
+        if (t.rank() == 4)
+          return name;
+        return val(define("tfc.reshape " + name + " : " + ts + " -> " +
+                              typeString(it),
+                          it, 0, 0))
+            .name;
+      };
+      std::string xs = image(as), ys = b == a ? xs : image(bs);
+      ConvWindow w;
+      w.same = chance(0.5);
+      for (int d = 0; d < 2; ++d) {
+        w.in[d] = it.shape[1 + d];
+        w.k[d] = uniform(1, 3);
+        if (!w.same)
+          w.k[d] = std::min(w.k[d], w.in[d]);
+        w.stride[d] = w.k[d] + uniform(0, 1);
+        w.out[d] =
+            kernels::window_dim(w.in[d], w.k[d], w.stride[d], 1, w.same)->out;
+      }
+      TType pt{t.dtype, {1, w.out[0], w.out[1], 1}};
+      std::string its = typeString(it), pts = typeString(pt),
+                  attrs = ", " + w.poolAttrs() + " : ";
+      int64_t op = uniform(0, 4);
+      // The gradients' dy: the other image max-pooled.
+      std::string dy;
+      if (op == 2 || op == 4)
+        dy = val(define("tfc.max_pool2d " + ys + attrs + its + " -> " + pts, pt,
+                        0, 0))
+                 .name;
+      std::string rhs;
+      TType rt = pt;
+      if (op < 2) {
+        rhs = std::string(op == 0 ? "tfc.max_pool2d " : "tfc.avg_pool2d ") +
+              xs + attrs + its + " -> " + pts;
+      } else if (op == 2) {
+        rhs = "tfc.max_pool2d_grad " + xs + ", " + dy + attrs + "(" + its +
+              ", " + pts + ") -> " + its;
+        rt = it;
+      } else if (op == 3) {
+        rhs = "tfc.max_pool2d_grad_grad " + xs + ", " + ys + attrs + "(" + its +
+              ", " + its + ") -> " + pts;
+      } else {
+        rhs = "tfc.avg_pool2d_grad " + dy +
+              ", input_shape = " + listOf(it.shape) + attrs + pts + " -> " +
+              its;
+        rt = it;
+      }
+      r = define(rhs, rt, 0, 0, true);
       break;
     }
     default: {

@@ -9,8 +9,8 @@
 // The API cases of the reliability fuzz set (docs/testing.md): each case is
 // one public op called with random tensors (every dtype, rank 0-3, dims 0-4,
 // zeros among integer values) and random attributes, many of them invalid
-// (axes out of range, wrong shapes, bad perms, negative sizes, conv windows
-// that do not fit or strides below 1). The call runs
+// (axes out of range, wrong shapes, bad perms, negative sizes, conv and
+// pooling windows that do not fit or strides below 1). The call runs
 // eagerly, then inside tfc::function (static shapes) and inside a
 // reduce_retracing function that was first traced with other dims (dynamic
 // shapes). Each must either return or throw a tfc::Error, and all three must
@@ -150,7 +150,7 @@ std::string vec(const std::array<int64_t, 2> &v) {
 
 Case Gen::next() {
   using V = const std::vector<Tensor> &;
-  switch (pick(0, 17)) {
+  switch (pick(0, 19)) {
   case 0: { // unary math
     static const std::pair<const char *,
                            Tensor (*)(const Tensor &, std::source_location)>
@@ -360,6 +360,72 @@ Case Gen::next() {
             [f, st, pad, dl](V a) {
               return conv2d_backprop_filter(a[0], f, a[1], st, pad, dl);
             }};
+  }
+  case 17:
+  case 18: { // max_pool2d, avg_pool2d and their gradients
+    // Small NHWC inputs (a batch of 0 now and then), sometimes of another
+    // shape, rank or dtype; windows of 1-3, now and then below 1 or (VALID)
+    // longer than the input; strides 1-3, now and then below 1.
+    DType t = coin(0.9) ? floating() : dtype();
+    std::vector<int64_t> x{coin(0.1) ? 0 : pick(1, 2), pick(1, 6), pick(1, 6),
+                           pick(1, 3)};
+    if (coin(0.1))
+      x = coin() ? near(x) : shape();
+    std::array<int64_t, 2> k{pick(1, 3), pick(1, 3)}, st = window();
+    if (coin(0.05))
+      k[pick(0, 1)] = pick(-1, 0);
+    if (coin(0.2))
+      st[pick(0, 1)] = 3;
+    Padding pad = coin() ? Padding::Same : Padding::Valid;
+    // VALID windows mostly fit; the rest must fail everywhere.
+    if (pad == Padding::Valid && x.size() == 4 && coin(0.8))
+      for (int d = 0; d < 2; ++d)
+        if (x[1 + d] >= 1)
+          k[d] = std::min(k[d], x[1 + d]);
+    std::string attrs = " ksize " + vec(k) + " strides " + vec(st) +
+                        (pad == Padding::Same ? " SAME" : " VALID");
+    // dy of the pooling's result shape, or of a nearby shape when the
+    // window is invalid or by chance.
+    std::vector<int64_t> dy = x;
+    if (x.size() == 4)
+      for (int d = 0; d < 2; ++d)
+        if (auto w = kernels::window_dim(x[1 + d], k[d], st[d], 1,
+                                         pad == Padding::Same))
+          dy[1 + d] = w->out;
+    if (coin(0.1))
+      dy = near(dy);
+    switch (pick(0, 5)) {
+    case 0:
+    case 1:
+      return {"max_pool2d" + attrs, {tensor(t, x)}, [k, st, pad](V a) {
+                return max_pool2d(a[0], k, st, pad);
+              }};
+    case 2:
+      return {"avg_pool2d" + attrs, {tensor(t, x)}, [k, st, pad](V a) {
+                return avg_pool2d(a[0], k, st, pad);
+              }};
+    case 3:
+      return {"max_pool2d_grad" + attrs,
+              {tensor(t, x), tensor(coin(0.95) ? t : dtype(), dy)},
+              [k, st, pad](V a) {
+                return max_pool2d_grad(a[0], a[1], k, st, pad);
+              }};
+    case 4: {
+      // grad shaped like the input, or of a nearby shape.
+      std::vector<int64_t> g = coin(0.9) ? x : near(x);
+      return {"max_pool2d_grad_grad" + attrs,
+              {tensor(t, x), tensor(coin(0.95) ? t : dtype(), g)},
+              [k, st, pad](V a) {
+                return max_pool2d_grad_grad(a[0], a[1], k, st, pad);
+              }};
+    }
+    default:
+      return {"avg_pool2d_grad " + vec(x) + attrs,
+              {tensor(t, dy)},
+              [x, k, st, pad](V a) {
+                return avg_pool2d_grad(x, a[0], k, st, pad);
+              }};
+    }
   }
   default: {
     DType it = coin(0.8) ? DType::Int32 : dtype();

@@ -14,7 +14,8 @@
 // and by central finite differences in float64, must agree
 // (GradientRunner.h). Prints
 //   N programs, N agreed, N disagreed, N errors, N skipped (reasons)
-//   ...; N with conv ops, N of them agreed
+//   ...; N with conv ops, N of them agreed; N with pooling ops, N of them
+//   agreed
 // and exits 1 when any program disagreed or errored. A separate binary from
 // tfc-difftest because it runs the public API (libtfc), while tfc-difftest
 // links the interpreter statically: one process, one runtime.
@@ -92,7 +93,8 @@ int main(int argc, char **argv) {
     std::signal(sig, onCrash);
 
   unsigned agreed = 0, disagreed = 0, errors = 0, skipped = 0, fdSkipped = 0,
-           noted = 0, withConv = 0, convAgreed = 0;
+           noted = 0, withConv = 0, convAgreed = 0, withPool = 0,
+           poolAgreed = 0;
   long fdChecked = 0, fdNonSmooth = 0;
   std::map<std::string, unsigned> skipReasons;
   auto start = std::chrono::steady_clock::now();
@@ -102,10 +104,15 @@ int main(int argc, char **argv) {
                   std::to_string(s) + "\n";
     GeneratedProgram program = generateProgram(s, gen);
     GradResult r = runGradientDifferential(program, options);
-    // The conv ops are rare next to the others: say how often they ran.
+    // The conv and pooling ops are rare next to the others: say how often
+    // they ran.
     bool conv = program.text.find("tfc.conv2d") != std::string::npos;
     withConv += conv;
     convAgreed += conv && r.outcome == GradOutcome::Agreed;
+    bool pool = program.text.find("tfc.max_pool2d") != std::string::npos ||
+                program.text.find("tfc.avg_pool2d") != std::string::npos;
+    withPool += pool;
+    poolAgreed += pool && r.outcome == GradOutcome::Agreed;
     fdChecked += r.fdChecked;
     fdNonSmooth += r.fdNonSmooth;
     fdSkipped += r.fdSkipped;
@@ -162,7 +169,9 @@ int main(int argc, char **argv) {
                << fdSkipped << " programs without finite differences (float64 "
                << "path differs); programs with comparisons left out for "
                << "known gradient bugs: " << noted << "; " << withConv
-               << " with conv ops, " << convAgreed << " of them agreed";
+               << " with conv ops, " << convAgreed << " of them agreed; "
+               << withPool << " with pooling ops, " << poolAgreed
+               << " of them agreed";
   if (verbose)
     llvm::outs() << " (" << llvm::format("%.1f", seconds) << " s)";
   llvm::outs() << "\n";

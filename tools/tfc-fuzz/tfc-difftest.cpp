@@ -10,9 +10,11 @@
 //
 // Generates N random well-typed tfc programs (seeds S, S+1, ...), runs each
 // with the reference interpreter and JIT-compiled, and compares. Prints
-//   N programs, N agreed, N disagreed, N errors; N with conv ops
-// (the programs holding tfc.conv2d or one of its gradient ops) and exits 1
-// when any program disagreed or made either executor fail (a well-typed
+//   N programs, N agreed, N disagreed, N errors; N with conv ops, N with
+//   pooling ops
+// (the programs holding tfc.conv2d or one of its gradient ops, and those
+// holding a pooling op or its gradient) and exits 1 when any program
+// disagreed or made either executor fail (a well-typed
 // program must run on both). With --dump-failures each failing program is
 // written to DIR/seed-<S>.mlir with its arguments, both results and the
 // tfc-run command lines that reproduce it.
@@ -140,7 +142,7 @@ int main(int argc, char **argv) {
   std::signal(SIGBUS, onCrash);
   std::signal(SIGILL, onCrash);
 
-  unsigned agreed = 0, disagreed = 0, errors = 0, withConv = 0;
+  unsigned agreed = 0, disagreed = 0, errors = 0, withConv = 0, withPool = 0;
   auto start = std::chrono::steady_clock::now();
   for (unsigned i = 0; i < count; ++i) {
     uint64_t s = seed + i;
@@ -160,8 +162,11 @@ int main(int argc, char **argv) {
       crashPath = std::string(path);
     }
 
-    // The conv ops are rare next to the others: say how often they ran.
+    // The conv and pooling ops are rare next to the others: say how often
+    // they ran.
     withConv += program.text.find("tfc.conv2d") != std::string::npos;
+    withPool += program.text.find("tfc.max_pool2d") != std::string::npos ||
+                program.text.find("tfc.avg_pool2d") != std::string::npos;
     DiffResult result = runDifferential(program, compile);
     switch (result.outcome) {
     case Outcome::Agreed:
@@ -200,7 +205,7 @@ int main(int argc, char **argv) {
           .count();
   llvm::outs() << count << " programs, " << agreed << " agreed, " << disagreed
                << " disagreed, " << errors << " errors; " << withConv
-               << " with conv ops";
+               << " with conv ops, " << withPool << " with pooling ops";
   if (verbose)
     llvm::outs() << " (" << llvm::format("%.1f", seconds) << " s)";
   llvm::outs() << "\n";

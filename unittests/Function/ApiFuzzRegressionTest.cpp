@@ -113,4 +113,53 @@ TEST(ApiFuzzRegression, ConvWithEmptyBatchCompiles) {
       conv2d_backprop_input({0, 2, 4, 2}, f, dy, strides, same, dilations)));
 }
 
+// Found while extending tfc-apifuzz to pooling: an NHWC input with 0
+// channels. Eagerly, pool2d_shape (runtime/lib/PoolKernels.cpp) and
+// conv2d_shape (runtime/lib/ConvKernels.cpp) reject it ("input dims must be
+// positive"), but type inference accepted it, so tfc::function computed an
+// empty pooling result and a conv2d of zeros. Type inference now rejects
+// it too (pool2dShape and conv2dShape in lib/Dialect/Tfc/IR/TfcOps.cpp).
+TEST(ApiFuzzRegression, ZeroChannelsAgreeEagerAndCompiled) {
+  Tensor x = zeros({1, 3, 3, 0}), dy = zeros({1, 2, 2, 0});
+  Tensor w = zeros({1, 1, 0, 2});
+  std::array<int64_t, 2> k{2, 2}, s{1, 1};
+  Padding valid = Padding::Valid;
+  auto agree = [](auto eager, auto compiled) {
+    bool eagerOk = true, compiledOk = true;
+    Tensor a, b;
+    try {
+      a = eager();
+    } catch (const Error &) {
+      eagerOk = false;
+    }
+    try {
+      b = compiled();
+    } catch (const Error &) {
+      compiledOk = false;
+    }
+    EXPECT_EQ(eagerOk, compiledOk);
+    if (eagerOk && compiledOk)
+      expectSame(a, b);
+  };
+  auto maxPool =
+      function([&](const Tensor &a) { return max_pool2d(a, k, s, valid); });
+  agree([&] { return max_pool2d(x, k, s, valid); }, [&] { return maxPool(x); });
+  auto avgPool =
+      function([&](const Tensor &a) { return avg_pool2d(a, k, s, valid); });
+  agree([&] { return avg_pool2d(x, k, s, valid); }, [&] { return avgPool(x); });
+  auto maxGrad = function([&](const Tensor &a, const Tensor &b) {
+    return max_pool2d_grad(a, b, k, s, valid);
+  });
+  agree([&] { return max_pool2d_grad(x, dy, k, s, valid); },
+        [&] { return maxGrad(x, dy); });
+  auto maxGradGrad = function([&](const Tensor &a, const Tensor &b) {
+    return max_pool2d_grad_grad(a, b, k, s, valid);
+  });
+  agree([&] { return max_pool2d_grad_grad(x, x, k, s, valid); },
+        [&] { return maxGradGrad(x, x); });
+  auto conv = function(
+      [&](const Tensor &a, const Tensor &b) { return conv2d(a, b, s, valid); });
+  agree([&] { return conv2d(x, w, s, valid); }, [&] { return conv(x, w); });
+}
+
 } // namespace

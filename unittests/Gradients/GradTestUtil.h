@@ -208,6 +208,17 @@ template <class E>
   return ::testing::AssertionFailure() << "did not throw";
 }
 
+/// `run` throws an InvalidArgumentError whose message contains `part`.
+inline void expectError(const std::function<void()> &run,
+                        const std::string &part) {
+  try {
+    run();
+    ADD_FAILURE() << "no error; expected one containing " << part;
+  } catch (const InvalidArgumentError &e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
 } // namespace tfc::gradtest
 
 #endif // TFC_UNITTESTS_GRADIENTS_GRADTESTUTIL_H

@@ -1038,6 +1038,14 @@ conv2dShape(std::optional<Location> loc, StringRef name,
                           "expected a rank-4 input (NHWC) and a rank-4 filter "
                           "(HWIO) but got input ",
                           shapeText(input), " and filter ", shapeText(filter));
+  // Every dim but the batch at least 1, as the kernels require.
+  for (int64_t d : llvm::concat<const int64_t>(input.drop_front(), filter))
+    if (d == 0)
+      return emitInferError(loc, name,
+                            "expected every dim but the batch to be at least "
+                            "1 but got input ",
+                            shapeText(input), " and filter ",
+                            shapeText(filter));
   if (!dimsCompatible(input[3], filter[2]))
     return emitInferError(loc, name, "input ", shapeText(input), " has ",
                           input[3], " channels but filter ", shapeText(filter),
@@ -1121,6 +1129,9 @@ pool2dShape(std::optional<Location> loc, StringRef name,
   if (input.size() != 4)
     return emitInferError(loc, name, "expected a rank-4 (NHWC) input but got ",
                           input.size(), " dims");
+  if (input[3] == 0)
+    return emitInferError(loc, name,
+                          "expected at least 1 channel but the input has 0");
   SmallVector<int64_t> out(input);
   for (int d = 0; d < 2; ++d) {
     int64_t in = input[1 + d];
@@ -1293,80 +1304,68 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult Conv2DBackpropInputOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
-  StringRef name = getOperationName();
-  FailureOr<RankedTensorType> filter =
-      getRankedTensor(location, name, "filter", adaptor.getFilter().getType());
+namespace {
+/// The result type of a conv2d gradient op: `shapeAttr` (the shape of the
+/// convolution's input, or of its filter when `ofFilter`), after checking
+/// `dy` against the convolution of that shape with `known` (the other
+/// operand of the convolution).
+template <typename Adaptor>
+LogicalResult
+inferConvGradient(std::optional<Location> location, StringRef name,
+                  Adaptor &adaptor, Value known, StringRef knownName,
+                  DenseI64ArrayAttr shapeAttr, StringRef attrName,
+                  bool ofFilter, SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> other =
+      getRankedTensor(location, name, knownName, known.getType());
   FailureOr<RankedTensorType> dy =
       getRankedTensor(location, name, "dy", adaptor.getDy().getType());
-  if (failed(filter) || failed(dy))
+  if (failed(other) || failed(dy))
     return failure();
-  FailureOr<Type> elt = sameFloatType(location, name, *filter, *dy);
+  FailureOr<Type> elt = sameFloatType(location, name, *other, *dy);
   if (failed(elt))
     return failure();
-  if (!adaptor.getInputShapeAttr() || !adaptor.getStridesAttr() ||
-      !adaptor.getDilationsAttr() || !adaptor.getPaddingAttr())
-    return emitInferError(location, name,
-                          "requires 'input_shape', 'strides', 'dilations' "
-                          "and 'padding'");
-  ArrayRef<int64_t> inputShape = adaptor.getInputShape();
-  if (failed(checkShapeAttr(location, name, "input_shape", inputShape, 0)))
+  if (!shapeAttr || !adaptor.getStridesAttr() || !adaptor.getDilationsAttr() ||
+      !adaptor.getPaddingAttr())
+    return emitInferError(location, name, "requires '", attrName,
+                          "', 'strides', 'dilations' and 'padding'");
+  ArrayRef<int64_t> shape = shapeAttr.asArrayRef();
+  if (failed(checkShapeAttr(location, name, attrName, shape, ofFilter ? 1 : 0)))
     return failure();
-  FailureOr<SmallVector<int64_t>> shape = conv2dShape(
-      location, name, inputShape, filter->getShape(), adaptor.getStrides(),
-      adaptor.getDilations(), adaptor.getPadding());
-  if (failed(shape))
+  FailureOr<SmallVector<int64_t>> convShape =
+      conv2dShape(location, name, ofFilter ? other->getShape() : shape,
+                  ofFilter ? shape : other->getShape(), adaptor.getStrides(),
+                  adaptor.getDilations(), adaptor.getPadding());
+  if (failed(convShape))
     return failure();
   if (dy->getRank() != 4 ||
-      !llvm::all_of(llvm::zip(*shape, dy->getShape()), [](auto p) {
+      !llvm::all_of(llvm::zip(*convShape, dy->getShape()), [](auto p) {
         return dimsCompatible(std::get<0>(p), std::get<1>(p));
       }))
     return emitInferError(location, name,
-                          "expected dy of the convolution's "
-                          "result shape but got ",
+                          "expected dy of the convolution's result shape but "
+                          "got ",
                           *dy);
-  inferred.push_back(RankedTensorType::get(inputShape, *elt));
+  inferred.push_back(RankedTensorType::get(shape, *elt));
   return success();
+}
+} // namespace
+
+LogicalResult Conv2DBackpropInputOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  return inferConvGradient(location, getOperationName(), adaptor,
+                           adaptor.getFilter(), "filter",
+                           adaptor.getInputShapeAttr(), "input_shape",
+                           /*ofFilter=*/false, inferred);
 }
 
 LogicalResult Conv2DBackpropFilterOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
-  StringRef name = getOperationName();
-  FailureOr<RankedTensorType> input =
-      getRankedTensor(location, name, "input", adaptor.getInput().getType());
-  FailureOr<RankedTensorType> dy =
-      getRankedTensor(location, name, "dy", adaptor.getDy().getType());
-  if (failed(input) || failed(dy))
-    return failure();
-  FailureOr<Type> elt = sameFloatType(location, name, *input, *dy);
-  if (failed(elt))
-    return failure();
-  if (!adaptor.getFilterShapeAttr() || !adaptor.getStridesAttr() ||
-      !adaptor.getDilationsAttr() || !adaptor.getPaddingAttr())
-    return emitInferError(location, name,
-                          "requires 'filter_shape', 'strides', 'dilations' "
-                          "and 'padding'");
-  ArrayRef<int64_t> filterShape = adaptor.getFilterShape();
-  if (failed(checkShapeAttr(location, name, "filter_shape", filterShape, 1)))
-    return failure();
-  FailureOr<SmallVector<int64_t>> shape = conv2dShape(
-      location, name, input->getShape(), filterShape, adaptor.getStrides(),
-      adaptor.getDilations(), adaptor.getPadding());
-  if (failed(shape))
-    return failure();
-  if (dy->getRank() != 4 ||
-      !llvm::all_of(llvm::zip(*shape, dy->getShape()), [](auto p) {
-        return dimsCompatible(std::get<0>(p), std::get<1>(p));
-      }))
-    return emitInferError(location, name,
-                          "expected dy of the convolution's "
-                          "result shape but got ",
-                          *dy);
-  inferred.push_back(RankedTensorType::get(filterShape, *elt));
-  return success();
+  return inferConvGradient(location, getOperationName(), adaptor,
+                           adaptor.getInput(), "input",
+                           adaptor.getFilterShapeAttr(), "filter_shape",
+                           /*ofFilter=*/true, inferred);
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor) {
