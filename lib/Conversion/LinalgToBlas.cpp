@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tfc {
 #define GEN_PASS_DEF_TFCLINALGTOBLASPASS
@@ -162,12 +163,85 @@ void convsToCalls(ModuleOp module, int64_t minWork) {
   }
 }
 
+/// Pooling (PoolToLinalg.cpp): a linalg.generic whose library_call is
+/// "tfc_rt_<op>(kh,kw,sh,sw,pt,pl)" becomes a call of the runtime's kernel
+/// `tfc_rt_<op>_f32(operands..., result, kh, kw, sh, sw, pt, pl)`; its
+/// operands are the buffers the body reads, any layout (the runtime packs a
+/// strided one), and it writes every element of the result.
+void poolsToCalls(ModuleOp module) {
+  SmallVector<linalg::GenericOp> pools;
+  module.walk([&](linalg::GenericOp op) {
+    std::optional<StringRef> call = op.getLibraryCall();
+    if (call && call->starts_with("tfc_rt_") && call->contains("pool2d") &&
+        call->ends_with(")"))
+      pools.push_back(op);
+  });
+  for (linalg::GenericOp op : pools) {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
+      continue;
+    StringRef call = *op.getLibraryCall();
+    auto [name, rest] = call.split('(');
+    SmallVector<int64_t> params;
+    for (StringRef field : llvm::split(rest.drop_back(), ','))
+      if (int64_t v; !field.getAsInteger(10, v))
+        params.push_back(v);
+    Value out = op.getDpsInits()[0];
+    auto outType = cast<MemRefType>(out.getType());
+    Type elt = outType.getElementType();
+    if (params.size() != 6 || !(elt.isF32() || elt.isF64()) ||
+        !outType.getLayout().isIdentity())
+      continue;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    std::string fnName = (name + (elt.isF32() ? "_f32" : "_f64")).str();
+    MemRefType view = anyView4(elt);
+    // The operands are the buffers the body reads from outside, in the
+    // order it first reads them (the lowering reads the input before dy
+    // or grad); canonicalization may have dropped them as generic inputs.
+    llvm::SetVector<Value> read;
+    op.getRegion().walk<WalkOrder::PreOrder>([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (isa<MemRefType>(v.getType()) &&
+            !op.getRegion().isAncestor(v.getParentRegion()))
+          read.insert(v);
+    });
+    // Where folding removed a read the kernel needs (a 1x1 window's max
+    // needs no comparison), the loops stay: they are cheap there.
+    unsigned want = name.ends_with("_grad") && name.contains("max") ? 2
+                    : name.ends_with("_grad_grad")                  ? 2
+                                                                    : 1;
+    if (read.size() != want ||
+        (name == "tfc_rt_max_pool2d_grad" &&
+         cast<MemRefType>(read[0].getType()).getShape() != outType.getShape()))
+      continue;
+    SmallVector<Value> args;
+    for (Value v : read)
+      args.push_back(memref::CastOp::create(b, loc, view, v));
+    args.push_back(memref::CastOp::create(b, loc, view, out));
+    for (int64_t v : params)
+      args.push_back(arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)));
+    auto fn = module.lookupSymbol<func::FuncOp>(fnName);
+    if (!fn) {
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      fn = func::FuncOp::create(
+          mb, module.getLoc(), fnName,
+          mb.getFunctionType(ValueRange(args).getTypes(), {}));
+      fn.setPrivate();
+      fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  mb.getUnitAttr());
+    }
+    func::CallOp::create(b, loc, fn, args);
+    op->erase();
+  }
+}
+
 struct TfcLinalgToBlasPass
     : public tfc::impl::TfcLinalgToBlasPassBase<TfcLinalgToBlasPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     convsToCalls(module, static_cast<int64_t>(minWork));
+    poolsToCalls(module);
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     for (linalg::MatmulOp op : matmuls) {

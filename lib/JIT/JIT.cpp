@@ -365,6 +365,26 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
   add("_mlir_ciface_tfc_rt_conv2d_backprop_filter_f64",
       reinterpret_cast<void *>(
           &_mlir_ciface_tfc_rt_conv2d_backprop_filter_f64));
+  add("_mlir_ciface_tfc_rt_max_pool2d_f32",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_max_pool2d_f32));
+  add("_mlir_ciface_tfc_rt_max_pool2d_f64",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_max_pool2d_f64));
+  add("_mlir_ciface_tfc_rt_avg_pool2d_f32",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_avg_pool2d_f32));
+  add("_mlir_ciface_tfc_rt_avg_pool2d_f64",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_avg_pool2d_f64));
+  add("_mlir_ciface_tfc_rt_max_pool2d_grad_f32",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_max_pool2d_grad_f32));
+  add("_mlir_ciface_tfc_rt_max_pool2d_grad_f64",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_max_pool2d_grad_f64));
+  add("_mlir_ciface_tfc_rt_max_pool2d_grad_grad_f32",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_max_pool2d_grad_grad_f32));
+  add("_mlir_ciface_tfc_rt_max_pool2d_grad_grad_f64",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_max_pool2d_grad_grad_f64));
+  add("_mlir_ciface_tfc_rt_avg_pool2d_grad_f32",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_avg_pool2d_grad_f32));
+  add("_mlir_ciface_tfc_rt_avg_pool2d_grad_f64",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_avg_pool2d_grad_f64));
   add("tfc_rt_num_threads", reinterpret_cast<void *>(&tfc_rt_num_threads));
   ::tfc::jit::detail::registerPrintSymbols(map, interner);
   ::tfc::jit::detail::registerStackSymbols(map, interner); // tfc-autodiff

@@ -10,6 +10,7 @@
 
 #include "tfc/runtime/CompiledCalls.h"
 #include "tfc/runtime/ConvKernels.h"
+#include "tfc/runtime/PoolKernels.h"
 
 #include <cblas.h>
 
@@ -201,3 +202,77 @@ void _mlir_ciface_tfc_rt_conv2d_backprop_filter_f64(void *input, void *dy,
                                                     int64_t dw) {
   conv2dBackpropFilter<double>(input, dy, filter, sh, sw, dh, dw);
 }
+
+namespace {
+/// The geometry of a pooling of `image` (NHWC) into `pooled`.
+template <typename T>
+tfc::kernels::Pool2DShape
+poolShape(const Memref4D<T> &image, const Memref4D<T> &pooled, int64_t kh,
+          int64_t kw, int64_t sh, int64_t sw, int64_t pt, int64_t pl) {
+  tfc::kernels::Pool2DShape s;
+  s.n = image.sizes[0];
+  s.h = image.sizes[1];
+  s.w = image.sizes[2];
+  s.c = image.sizes[3];
+  s.kh = kh;
+  s.kw = kw;
+  s.oh = pooled.sizes[1];
+  s.ow = pooled.sizes[2];
+  s.strideH = sh;
+  s.strideW = sw;
+  s.padTop = pt;
+  s.padLeft = pl;
+  return s;
+}
+
+template <typename T> Memref4D<T> &view(void *p) {
+  return *static_cast<Memref4D<T> *>(p);
+}
+} // namespace
+
+#define TFC_POOL_ENTRIES(T, SUFFIX)                                            \
+  void _mlir_ciface_tfc_rt_max_pool2d_##SUFFIX(                                \
+      void *x, void *y, int64_t kh, int64_t kw, int64_t sh, int64_t sw,        \
+      int64_t pt, int64_t pl) {                                                \
+    std::vector<T> sx;                                                         \
+    tfc::kernels::max_pool2d<T>(                                               \
+        poolShape(view<T>(x), view<T>(y), kh, kw, sh, sw, pt, pl),             \
+        contiguous(view<T>(x), sx), view<T>(y).data());                        \
+  }                                                                            \
+  void _mlir_ciface_tfc_rt_avg_pool2d_##SUFFIX(                                \
+      void *x, void *y, int64_t kh, int64_t kw, int64_t sh, int64_t sw,        \
+      int64_t pt, int64_t pl) {                                                \
+    std::vector<T> sx;                                                         \
+    tfc::kernels::avg_pool2d<T>(                                               \
+        poolShape(view<T>(x), view<T>(y), kh, kw, sh, sw, pt, pl),             \
+        contiguous(view<T>(x), sx), view<T>(y).data());                        \
+  }                                                                            \
+  void _mlir_ciface_tfc_rt_max_pool2d_grad_##SUFFIX(                           \
+      void *x, void *dy, void *dx, int64_t kh, int64_t kw, int64_t sh,         \
+      int64_t sw, int64_t pt, int64_t pl) {                                    \
+    std::vector<T> sx, sdy;                                                    \
+    tfc::kernels::max_pool2d_grad<T>(                                          \
+        poolShape(view<T>(x), view<T>(dy), kh, kw, sh, sw, pt, pl),            \
+        contiguous(view<T>(x), sx), contiguous(view<T>(dy), sdy),              \
+        view<T>(dx).data());                                                   \
+  }                                                                            \
+  void _mlir_ciface_tfc_rt_max_pool2d_grad_grad_##SUFFIX(                      \
+      void *x, void *g, void *y, int64_t kh, int64_t kw, int64_t sh,           \
+      int64_t sw, int64_t pt, int64_t pl) {                                    \
+    std::vector<T> sx, sg;                                                     \
+    tfc::kernels::max_pool2d_grad_grad<T>(                                     \
+        poolShape(view<T>(x), view<T>(y), kh, kw, sh, sw, pt, pl),             \
+        contiguous(view<T>(x), sx), contiguous(view<T>(g), sg),                \
+        view<T>(y).data());                                                    \
+  }                                                                            \
+  void _mlir_ciface_tfc_rt_avg_pool2d_grad_##SUFFIX(                           \
+      void *dy, void *dx, int64_t kh, int64_t kw, int64_t sh, int64_t sw,      \
+      int64_t pt, int64_t pl) {                                                \
+    std::vector<T> sdy;                                                        \
+    tfc::kernels::avg_pool2d_grad<T>(                                          \
+        poolShape(view<T>(dx), view<T>(dy), kh, kw, sh, sw, pt, pl),           \
+        contiguous(view<T>(dy), sdy), view<T>(dx).data());                     \
+  }
+TFC_POOL_ENTRIES(float, f32)
+TFC_POOL_ENTRIES(double, f64)
+#undef TFC_POOL_ENTRIES

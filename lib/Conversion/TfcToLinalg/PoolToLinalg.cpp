@@ -166,6 +166,7 @@ std::pair<Value, Value> firstMax(OpBuilder &b, Location loc, Value x,
 /// whose body computes each element from its indices (n, i, j, c).
 Value generateOver(
     OpBuilder &b, Location loc, RankedTensorType resultType, Value like,
+    ValueRange operands, StringRef kernel, const PoolWindow &w,
     function_ref<Value(OpBuilder &, Location, Value, Value, Value, Value)>
         element) {
   SmallVector<Value> dyn;
@@ -173,17 +174,33 @@ Value generateOver(
     if (resultType.isDynamicDim(d))
       dyn.push_back(tensor::DimOp::create(b, loc, like, d));
   Value init = emptyTensor(b, loc, resultType, dyn);
-  auto id = AffineMap::getMultiDimIdentityMap(4, b.getContext());
+  MLIRContext *ctx = b.getContext();
+  // The operands the body reads (through tensor.extract) are also listed as
+  // the generic's inputs, indexed (n, 0, 0, c) so that any shape verifies
+  // (canonicalization may drop them again: the body reads the values, not
+  // the block arguments). On the CPU tfc-linalg-to-blas calls the runtime's
+  // kernel named by library_call on the buffers the body reads.
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  AffineMap operandMap = AffineMap::get(
+      4, 0, {getAffineDimExpr(0, ctx), zero, zero, getAffineDimExpr(3, ctx)},
+      ctx);
+  SmallVector<AffineMap> maps(operands.size(), operandMap);
+  maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
-      ArrayRef<AffineMap>{id}, parallel(4),
-      [&](OpBuilder &gb, Location gl, ValueRange) {
+      b, loc, TypeRange{resultType}, operands, ValueRange{init}, maps,
+      parallel(4), [&](OpBuilder &gb, Location gl, ValueRange) {
         Value idx[4];
         for (int d = 0; d < 4; ++d)
           idx[d] = linalg::IndexOp::create(gb, gl, d);
         linalg::YieldOp::create(
             gb, gl, element(gb, gl, idx[0], idx[1], idx[2], idx[3]));
       });
+  // "name(kh,kw,sh,sw,pt,pl)": the window, which the shapes do not give.
+  std::string call = (kernel + "(" + Twine(w.k[0]) + "," + Twine(w.k[1]) + "," +
+                      Twine(w.s[0]) + "," + Twine(w.s[1]) + "," +
+                      Twine(w.pad[0]) + "," + Twine(w.pad[1]) + ")")
+                         .str();
+  generic.setLibraryCallAttr(b.getStringAttr(call));
   return generic.getResult(0);
 }
 
@@ -255,7 +272,8 @@ struct MaxPool2DLowering : public OpConversionPattern<MaxPool2DOp> {
     Type elt = op.getType().getElementType();
     rewriter.replaceOp(
         op,
-        generateOver(rewriter, op.getLoc(), op.getType(), x,
+        generateOver(rewriter, op.getLoc(), op.getType(), x, x,
+                     "tfc_rt_max_pool2d", *w,
                      [&](OpBuilder &b, Location loc, Value n, Value i, Value j,
                          Value c) {
                        Ix ix{b, loc};
@@ -294,26 +312,27 @@ struct AvgPool2DLowering : public OpConversionPattern<AvgPool2DOp> {
     Type elt = op.getType().getElementType();
     rewriter.replaceOp(
         op,
-        generateOver(rewriter, op.getLoc(), op.getType(), x,
-                     [&](OpBuilder &b, Location loc, Value n, Value i, Value j,
-                         Value c) {
-                       Ix ix{b, loc};
-                       Value zero = floatConst(b, loc, elt, 0.0);
-                       Value r0 = ix.sub(ix.mul(i, w->s[0]), ix.c(w->pad[0]));
-                       Value q0 = ix.sub(ix.mul(j, w->s[1]), ix.c(w->pad[1]));
-                       Value sum = windowLoop(
-                           b, loc, w->k, ValueRange{zero},
-                           [&](OpBuilder &lb, Location ll, Value a, Value bb,
-                               ValueRange acc) {
-                             Ix lx{lb, ll};
-                             Value v = readOr(lb, ll, x, *w, n, lx.add(r0, a),
-                                              lx.add(q0, bb), c, zero);
-                             return SmallVector<Value>{
-                                 arith::AddFOp::create(lb, ll, acc[0], v)};
-                           })[0];
-                       return arith::DivFOp::create(
-                           b, loc, sum, windowCount(b, loc, *w, i, j, elt));
-                     }));
+        generateOver(
+            rewriter, op.getLoc(), op.getType(), x, x, "tfc_rt_avg_pool2d", *w,
+            [&](OpBuilder &b, Location loc, Value n, Value i, Value j,
+                Value c) {
+              Ix ix{b, loc};
+              Value zero = floatConst(b, loc, elt, 0.0);
+              Value r0 = ix.sub(ix.mul(i, w->s[0]), ix.c(w->pad[0]));
+              Value q0 = ix.sub(ix.mul(j, w->s[1]), ix.c(w->pad[1]));
+              Value sum =
+                  windowLoop(b, loc, w->k, ValueRange{zero},
+                             [&](OpBuilder &lb, Location ll, Value a, Value bb,
+                                 ValueRange acc) {
+                               Ix lx{lb, ll};
+                               Value v = readOr(lb, ll, x, *w, n, lx.add(r0, a),
+                                                lx.add(q0, bb), c, zero);
+                               return SmallVector<Value>{
+                                   arith::AddFOp::create(lb, ll, acc[0], v)};
+                             })[0];
+              return arith::DivFOp::create(b, loc, sum,
+                                           windowCount(b, loc, *w, i, j, elt));
+            }));
     return success();
   }
 };
@@ -332,7 +351,8 @@ struct MaxPool2DGradLowering : public OpConversionPattern<MaxPool2DGradOp> {
     Type elt = op.getType().getElementType();
     rewriter.replaceOp(
         op,
-        generateOver(rewriter, op.getLoc(), op.getType(), x,
+        generateOver(rewriter, op.getLoc(), op.getType(), x, ValueRange{x, dy},
+                     "tfc_rt_max_pool2d_grad", *w,
                      [&](OpBuilder &b, Location loc, Value n, Value r, Value q,
                          Value c) {
                        return sumOverWindows(
@@ -368,6 +388,7 @@ struct MaxPool2DGradGradLowering
     Type elt = op.getType().getElementType();
     rewriter.replaceOp(
         op, generateOver(rewriter, op.getLoc(), op.getType(), x,
+                         ValueRange{x, g}, "tfc_rt_max_pool2d_grad_grad", *w,
                          [&](OpBuilder &b, Location loc, Value n, Value i,
                              Value j, Value c) {
                            auto [mr, mq] =
@@ -392,7 +413,8 @@ struct AvgPool2DGradLowering : public OpConversionPattern<AvgPool2DGradOp> {
     Type elt = op.getType().getElementType();
     rewriter.replaceOp(
         op, generateOver(
-                rewriter, op.getLoc(), op.getType(), dy,
+                rewriter, op.getLoc(), op.getType(), dy, dy,
+                "tfc_rt_avg_pool2d_grad", *w,
                 [&](OpBuilder &b, Location loc, Value n, Value r, Value q,
                     Value c) {
                   return sumOverWindows(

@@ -32,6 +32,45 @@ void _mlir_ciface_tfc_rt_conv2d_backprop_filter_f64(void *input, void *dy,
                                                     int64_t sw, int64_t dh,
                                                     int64_t dw);
 void _mlir_ciface_tfc_rt_gemm_f64(void *a, void *b, void *c, double beta);
+/// Pooling (tfc-linalg-to-blas, PoolKernels.h): 4-d memref descriptors of
+/// the operands (max_pool2d/avg_pool2d: the input; max_pool2d_grad: the
+/// input and dy; max_pool2d_grad_grad: the input and grad;
+/// avg_pool2d_grad: dy), then the result (overwritten), then the window
+/// (kh, kw), the strides and the padding before (top, left).
+void _mlir_ciface_tfc_rt_max_pool2d_f32(void *a, void *out, int64_t kh,
+                                        int64_t kw, int64_t sh, int64_t sw,
+                                        int64_t pt, int64_t pl);
+void _mlir_ciface_tfc_rt_max_pool2d_f64(void *a, void *out, int64_t kh,
+                                        int64_t kw, int64_t sh, int64_t sw,
+                                        int64_t pt, int64_t pl);
+void _mlir_ciface_tfc_rt_avg_pool2d_f32(void *a, void *out, int64_t kh,
+                                        int64_t kw, int64_t sh, int64_t sw,
+                                        int64_t pt, int64_t pl);
+void _mlir_ciface_tfc_rt_avg_pool2d_f64(void *a, void *out, int64_t kh,
+                                        int64_t kw, int64_t sh, int64_t sw,
+                                        int64_t pt, int64_t pl);
+void _mlir_ciface_tfc_rt_max_pool2d_grad_f32(void *a, void *b, void *out,
+                                             int64_t kh, int64_t kw, int64_t sh,
+                                             int64_t sw, int64_t pt,
+                                             int64_t pl);
+void _mlir_ciface_tfc_rt_max_pool2d_grad_f64(void *a, void *b, void *out,
+                                             int64_t kh, int64_t kw, int64_t sh,
+                                             int64_t sw, int64_t pt,
+                                             int64_t pl);
+void _mlir_ciface_tfc_rt_max_pool2d_grad_grad_f32(void *a, void *b, void *out,
+                                                  int64_t kh, int64_t kw,
+                                                  int64_t sh, int64_t sw,
+                                                  int64_t pt, int64_t pl);
+void _mlir_ciface_tfc_rt_max_pool2d_grad_grad_f64(void *a, void *b, void *out,
+                                                  int64_t kh, int64_t kw,
+                                                  int64_t sh, int64_t sw,
+                                                  int64_t pt, int64_t pl);
+void _mlir_ciface_tfc_rt_avg_pool2d_grad_f32(void *a, void *out, int64_t kh,
+                                             int64_t kw, int64_t sh, int64_t sw,
+                                             int64_t pt, int64_t pl);
+void _mlir_ciface_tfc_rt_avg_pool2d_grad_f64(void *a, void *out, int64_t kh,
+                                             int64_t kw, int64_t sh, int64_t sw,
+                                             int64_t pt, int64_t pl);
 /// Size of each OpenMP team compiled code starts: kernels::num_threads()
 /// (tfc-openmp-num-threads).
 int32_t tfc_rt_num_threads();
