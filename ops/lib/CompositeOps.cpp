@@ -297,3 +297,21 @@ Tensor tfc::round(const Tensor &x, std::source_location loc) {
                          logical_and(equal(d, half, loc), odd, loc), loc);
   return where(up, f + 1.0, f, loc);
 }
+
+Tensor tfc::matmul(const Tensor &a, const Tensor &b, bool transpose_a,
+                   bool transpose_b, std::source_location loc) {
+  auto swapLast2 = [&](const Tensor &x, const char *what) {
+    requireDefined("matmul", x, loc);
+    if (x.rank() < 2)
+      fail("matmul",
+           std::string(what) + " has shape " + shape_to_string(x.shape()) +
+               "; transposing needs rank >= 2",
+           loc);
+    std::vector<int64_t> perm(static_cast<size_t>(x.rank()));
+    std::iota(perm.begin(), perm.end(), 0);
+    std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+    return transpose(x, perm, loc);
+  };
+  return matmul(transpose_a ? swapLast2(a, "a") : a,
+                transpose_b ? swapLast2(b, "b") : b, loc);
+}

@@ -64,6 +64,11 @@ TEST(CompositeOps, Values) {
   EXPECT_EQ(values(reciprocal(constant({4.0, -0.5}))),
             (std::vector<double>{0.25, -2}));
   EXPECT_EQ(rsqrt(constant(4.0)).item<double>(), 0.5);
+  Tensor m = constant({{1.0, 2.0}, {3.0, 4.0}, {5.0, 6.0}}); // 3x2
+  EXPECT_EQ(values(matmul(m, m, /*transpose_a=*/true, false)),
+            (std::vector<double>{35, 44, 44, 56}));
+  EXPECT_EQ(values(matmul(m, m, false, /*transpose_b=*/true)),
+            values(matmul(m, transpose(m))));
 }
 
 TEST(CompositeOps, CompiledMatchesEager) {
@@ -81,7 +86,9 @@ TEST(CompositeOps, CompiledMatchesEager) {
                             rsqrt(abs(b) + 0.1),
                             sign(a),
                             ceil(a),
-                            round(a * 2.0)};
+                            round(a * 2.0),
+                            matmul(a, b, true, false),
+                            matmul(a, b, false, true)};
     for (const Tensor &p : split(a, {1, 3}, 1))
       out.push_back(p);
     for (const Tensor &p : unstack(b, 0))
@@ -130,6 +137,9 @@ TEST(CompositeOps, GradientsInEveryModeMatchFiniteDifferences) {
   checkGradients("reciprocal", [](const V &v) { return reciprocal(v[0]); },
                  {x});
   checkGradients("rsqrt", [](const V &v) { return rsqrt(abs(v[0])); }, {x});
+  checkGradients("matmul transposed",
+                 [](const V &v) { return matmul(v[0], v[1], true, true); },
+                 {x, constant({{0.3, -1.1}, {2.0, 0.4}, {-0.7, 1.6}})});
 }
 
 TEST(CompositeOps, ErrorsNameTheOp) {
@@ -146,6 +156,7 @@ TEST(CompositeOps, ErrorsNameTheOp) {
   expectError([&] { reduce_any(x); }, "reduce_any");
   expectError([&] { leaky_relu(constant(1)); }, "leaky_relu");
   expectError([&] { pad(constant({1, 2}), {{1, 1}}, 0.5); }, "pad");
+  expectError([&] { matmul(constant({1.0, 2.0}), x, true, false); }, "matmul");
 }
 
 } // namespace

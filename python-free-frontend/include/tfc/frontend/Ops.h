@@ -399,6 +399,11 @@ Tensor pad(const Tensor &x, std::vector<std::pair<int64_t, int64_t>> paddings,
 /// `x` repeated `multiples[d]` times along each dim d.
 Tensor tile(const Tensor &x, std::vector<int64_t> multiples,
             std::source_location loc = std::source_location::current());
+/// matmul of `a` and `b`, each with its last two dims swapped first when
+/// its flag says so (tf.linalg.matmul's transpose_a / transpose_b).
+Tensor matmul(const Tensor &a, const Tensor &b, bool transpose_a,
+              bool transpose_b,
+              std::source_location loc = std::source_location::current());
 /// Int64 index of the first minimum along `axis` (as argmax).
 Tensor argmin(const Tensor &x, int64_t axis,
               std::source_location loc = std::source_location::current());
