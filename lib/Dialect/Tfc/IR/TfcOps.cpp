@@ -1002,6 +1002,28 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The window attributes of conv2d and pooling: two (height, width) pairs
+/// `a` and `b`, each entry at least 1, and the padding "SAME" or "VALID".
+LogicalResult checkWindowAttrs(std::optional<Location> loc, StringRef name,
+                               StringRef aName, ArrayRef<int64_t> a,
+                               StringRef bName, ArrayRef<int64_t> b,
+                               StringRef padding) {
+  if (a.size() != 2 || b.size() != 2)
+    return emitInferError(loc, name, "expected 2 ", aName, " and 2 ", bName,
+                          " entries (height, width) but got ", a.size(),
+                          " and ", b.size());
+  for (int64_t v : llvm::concat<const int64_t>(a, b))
+    if (v < 1)
+      return emitInferError(loc, name, "expected ", aName, " and ", bName,
+                            " of at least 1 but got ", aName, " [", a[0], ", ",
+                            a[1], "] and ", bName, " [", b[0], ", ", b[1], "]");
+  if (padding != "SAME" && padding != "VALID")
+    return emitInferError(loc, name,
+                          "expected padding \"SAME\" or \"VALID\" but got \"",
+                          padding, "\"");
+  return success();
+}
+
 /// The shape tfc.conv2d gives for `input` and `filter` (dynamic dims stay
 /// dynamic), after checking the window attributes; the geometry is
 /// tfc::kernels::window_dim, shared with the kernels.
@@ -1010,22 +1032,9 @@ conv2dShape(std::optional<Location> loc, StringRef name,
             ArrayRef<int64_t> input, ArrayRef<int64_t> filter,
             ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
             StringRef padding) {
-  if (strides.size() != 2 || dilations.size() != 2)
-    return emitInferError(loc, name,
-                          "expected 2 strides and 2 dilations (height, "
-                          "width) but got ",
-                          strides.size(), " and ", dilations.size());
-  for (int64_t v : llvm::concat<const int64_t>(strides, dilations))
-    if (v < 1)
-      return emitInferError(loc, name,
-                            "expected strides and dilations of at least 1 "
-                            "but got strides [",
-                            strides[0], ", ", strides[1], "] and dilations [",
-                            dilations[0], ", ", dilations[1], "]");
-  if (padding != "SAME" && padding != "VALID")
-    return emitInferError(loc, name,
-                          "expected padding \"SAME\" or \"VALID\" but got \"",
-                          padding, "\"");
+  if (failed(checkWindowAttrs(loc, name, "strides", strides, "dilations",
+                              dilations, padding)))
+    return failure();
   auto shapeText = [](ArrayRef<int64_t> shape) {
     std::string text = "[";
     for (auto [i, d] : llvm::enumerate(shape))
@@ -1110,22 +1119,9 @@ FailureOr<SmallVector<int64_t>>
 pool2dShape(std::optional<Location> loc, StringRef name,
             ArrayRef<int64_t> input, ArrayRef<int64_t> ksize,
             ArrayRef<int64_t> strides, StringRef padding) {
-  if (ksize.size() != 2 || strides.size() != 2)
-    return emitInferError(loc, name,
-                          "expected 2 ksize and 2 strides entries (height, "
-                          "width) but got ",
-                          ksize.size(), " and ", strides.size());
-  for (int64_t v : llvm::concat<const int64_t>(ksize, strides))
-    if (v < 1)
-      return emitInferError(loc, name,
-                            "expected ksize and strides of at least 1 but "
-                            "got ksize [",
-                            ksize[0], ", ", ksize[1], "] and strides [",
-                            strides[0], ", ", strides[1], "]");
-  if (padding != "SAME" && padding != "VALID")
-    return emitInferError(loc, name,
-                          "expected padding \"SAME\" or \"VALID\" but got \"",
-                          padding, "\"");
+  if (failed(checkWindowAttrs(loc, name, "ksize", ksize, "strides", strides,
+                              padding)))
+    return failure();
   if (input.size() != 4)
     return emitInferError(loc, name, "expected a rank-4 (NHWC) input but got ",
                           input.size(), " dims");
