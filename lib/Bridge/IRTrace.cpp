@@ -589,6 +589,13 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     nattrs.push_back(named("depth", builder.getI64IntegerAttr(attrs.depth)));
     break;
   }
+  case OpKind::Gather:
+    nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
+    break;
+  case OpKind::UnsortedSegmentSum:
+    nattrs.push_back(
+        named("num_segments", builder.getI64IntegerAttr(attrs.num_segments)));
+    break;
   case OpKind::Conv2D:
   case OpKind::Conv2DBackpropInput:
   case OpKind::Conv2DBackpropFilter:

@@ -127,6 +127,10 @@ std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
   case OpKind::Transpose:
     d.attrs.axes = i64Array("perm");
     break;
+  case OpKind::UnsortedSegmentSum:
+    d.attrs.num_segments = i64("num_segments");
+    break;
+  case OpKind::Gather:
   case OpKind::ExpandDims:
   case OpKind::Concat:
   case OpKind::Argmax:

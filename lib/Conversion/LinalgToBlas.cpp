@@ -235,6 +235,75 @@ void poolsToCalls(ModuleOp module) {
   }
 }
 
+/// The linalg.generic of tfc.unsorted_segment_sum (ids [m], data [m, inner],
+/// out [n, inner]; library_call "tfc_rt_unsorted_segment_sum") becomes a
+/// call of the runtime's scatter-add, which also zeroes `out`.
+void segmentSumsToCalls(ModuleOp module) {
+  SmallVector<linalg::GenericOp> sums;
+  module.walk([&](linalg::GenericOp op) {
+    if (op.getLibraryCallName() == "tfc_rt_unsorted_segment_sum")
+      sums.push_back(op);
+  });
+  for (linalg::GenericOp op : sums) {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1)
+      continue;
+    Value ids = op.getDpsInputs()[0], data = op.getDpsInputs()[1],
+          out = op.getDpsInits()[0];
+    auto idsType = dyn_cast<MemRefType>(ids.getType());
+    auto dataType = dyn_cast<MemRefType>(data.getType());
+    auto outType = dyn_cast<MemRefType>(out.getType());
+    if (!idsType || !dataType || !outType || idsType.getRank() != 1 ||
+        dataType.getRank() != 2 || outType.getRank() != 2 ||
+        !outType.getLayout().isIdentity())
+      continue;
+    auto suffix = [](Type t) -> std::string {
+      if (t.isF32())
+        return "f32";
+      if (t.isF64())
+        return "f64";
+      if (t.isInteger(32))
+        return "i32";
+      if (t.isInteger(64))
+        return "i64";
+      return "";
+    };
+    Type elt = outType.getElementType(), idElt = idsType.getElementType();
+    std::string te = suffix(elt), ti = suffix(idElt);
+    if (te.empty() || ti.empty() || idElt.isF32() || idElt.isF64())
+      continue;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    // The kernel zeroes the result itself.
+    if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode()))
+      if (fill.getOutputs()[0] == out &&
+          (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
+           matchPattern(fill.getInputs()[0], m_Zero())))
+        fill.erase();
+    int64_t dyn = ShapedType::kDynamic;
+    MemRefType idsView = MemRefType::get(
+        {dyn}, idElt,
+        StridedLayoutAttr::get(b.getContext(), dyn, ArrayRef<int64_t>{dyn}));
+    SmallVector<Value> args = {
+        memref::CastOp::create(b, loc, idsView, ids),
+        memref::CastOp::create(b, loc, anyView(elt), data),
+        memref::CastOp::create(b, loc, anyView(elt), out)};
+    std::string fnName = "tfc_rt_unsorted_segment_sum_" + te + "_" + ti;
+    auto fn = module.lookupSymbol<func::FuncOp>(fnName);
+    if (!fn) {
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      fn = func::FuncOp::create(
+          mb, module.getLoc(), fnName,
+          mb.getFunctionType(ValueRange(args).getTypes(), {}));
+      fn.setPrivate();
+      fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  mb.getUnitAttr());
+    }
+    func::CallOp::create(b, loc, fn, args);
+    op->erase();
+  }
+}
+
 struct TfcLinalgToBlasPass
     : public tfc::impl::TfcLinalgToBlasPassBase<TfcLinalgToBlasPass> {
   using Base::Base;
@@ -242,6 +311,7 @@ struct TfcLinalgToBlasPass
     ModuleOp module = getOperation();
     convsToCalls(module, static_cast<int64_t>(minWork));
     poolsToCalls(module);
+    segmentSumsToCalls(module);
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     for (linalg::MatmulOp op : matmuls) {

@@ -61,6 +61,7 @@ void mlir::tfc::populateTfcToLinalgPatterns(RewritePatternSet &patterns) {
   populateMatmulToLinalgPatterns(patterns);
   populateConvToLinalgPatterns(patterns);
   populatePoolToLinalgPatterns(patterns);
+  populateGatherToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
   populateControlFlowToSCFPatterns(patterns);

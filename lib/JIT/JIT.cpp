@@ -365,6 +365,12 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
   add("_mlir_ciface_tfc_rt_conv2d_backprop_filter_f64",
       reinterpret_cast<void *>(
           &_mlir_ciface_tfc_rt_conv2d_backprop_filter_f64));
+#define TFC_ADD_SEGMENT_SUM(T, I, SUFFIX)                                       \
+  add("_mlir_ciface_tfc_rt_unsorted_segment_sum_" #SUFFIX,                     \
+      reinterpret_cast<void *>(                                                \
+          &_mlir_ciface_tfc_rt_unsorted_segment_sum_##SUFFIX));
+  TFC_SEGMENT_SUM_ENTRIES(TFC_ADD_SEGMENT_SUM)
+#undef TFC_ADD_SEGMENT_SUM
   add("_mlir_ciface_tfc_rt_max_pool2d_f32",
       reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_max_pool2d_f32));
   add("_mlir_ciface_tfc_rt_max_pool2d_f64",

@@ -333,6 +333,49 @@ Grads avgPoolGradGrad(const GradientContext &c, const Tensor &g) {
                      c.attrs.padding)};
 }
 
+/// gather's gradient: dy's slices added into the rows they came from. dy
+/// has shape outer + indices.shape + inner; move the indices' dims first,
+/// sum by index, move the summed dim back to `axis`.
+Grads gatherGrad(const GradientContext &c, const Tensor &dy) {
+  const Tensor &params = in(c, 0), &indices = in(c, 1);
+  int64_t axis = c.attrs.axis, q = indices.rank(), rank = dy.rank();
+  int64_t n = params.shape()[static_cast<size_t>(axis)];
+  if (n < 0)
+    throw InvalidArgumentError(
+        "gradient of gather: the gathered axis of params " +
+        shape_to_string(params.shape()) +
+        " must be static (its row count is unsorted_segment_sum's "
+        "num_segments)");
+  std::vector<int64_t> toFront, toBack;
+  for (int64_t d = axis; d < axis + q; ++d)
+    toFront.push_back(d);
+  for (int64_t d = 0; d < axis; ++d)
+    toFront.push_back(d);
+  for (int64_t d = axis + q; d < rank; ++d)
+    toFront.push_back(d);
+  Tensor g = axis == 0 ? dy : transpose(dy, toFront);
+  Tensor summed = unsorted_segment_sum(g, indices, n);
+  if (axis == 0)
+    return {summed, Tensor()};
+  for (int64_t d = 1; d <= axis; ++d)
+    toBack.push_back(d);
+  toBack.push_back(0);
+  for (int64_t d = axis + 1; d < params.rank(); ++d)
+    toBack.push_back(d);
+  return {transpose(summed, toBack), Tensor()};
+}
+
+/// unsorted_segment_sum's gradient: each slice gets its segment's dy; a
+/// dropped (negative) id gets zero.
+Grads segmentSumGrad(const GradientContext &c, const Tensor &dy) {
+  const Tensor &data = in(c, 0), &ids = in(c, 1);
+  Tensor picked = gather(dy, maximum(ids, 0), 0);
+  std::vector<int64_t> maskShape = ids.shape();
+  maskShape.resize(static_cast<size_t>(data.rank()), 1);
+  Tensor keep = reshape(cast(ids >= 0, data.dtype()), maskShape);
+  return {picked * keep, Tensor()};
+}
+
 Grads reduceSumGrad(const GradientContext &c, const Tensor &dy) {
   return {broadcast_to(keepReducedDims(c, dy), in(c, 0).shape())};
 }
@@ -484,6 +527,10 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
     return conv2dBackpropInputGrad;
   case OpKind::Conv2DBackpropFilter:
     return conv2dBackpropFilterGrad;
+  case OpKind::Gather:
+    return gatherGrad;
+  case OpKind::UnsortedSegmentSum:
+    return segmentSumGrad;
   case OpKind::MaxPool2D:
     return maxPoolGrad;
   case OpKind::MaxPool2DGrad:

@@ -438,6 +438,37 @@ Tensor tfc::one_hot(const Tensor &indices, int64_t depth, DType dtype,
   return dispatch(OpKind::OneHot, &indices, 1, attrs, loc);
 }
 
+Tensor tfc::gather(const Tensor &params, const Tensor &indices, int64_t axis,
+                   std::source_location loc) {
+  OpAttrs attrs;
+  int64_t rank = params.rank();
+  if (rank == 0)
+    throw_invalid_argument("gather: params must have rank >= 1, got shape () (" +
+                               std::string(to_string(params.dtype())) + ")",
+                           loc);
+  if (axis < -rank || axis >= rank)
+    throw_invalid_argument("gather: axis " + std::to_string(axis) +
+                               " is out of range for params of shape " +
+                               shape_to_string(params.shape()),
+                           loc);
+  attrs.axis = axis < 0 ? axis + rank : axis;
+  Tensor in[2] = {params, indices};
+  return dispatch(OpKind::Gather, in, 2, attrs, loc);
+}
+
+Tensor tfc::unsorted_segment_sum(const Tensor &data, const Tensor &segment_ids,
+                                 int64_t num_segments,
+                                 std::source_location loc) {
+  if (num_segments < 0)
+    throw_invalid_argument("unsorted_segment_sum: num_segments must be >= 0, "
+                           "got " + std::to_string(num_segments),
+                           loc);
+  OpAttrs attrs;
+  attrs.num_segments = num_segments;
+  Tensor in[2] = {data, segment_ids};
+  return dispatch(OpKind::UnsortedSegmentSum, in, 2, attrs, loc);
+}
+
 namespace {
 OpAttrs windowAttrs(std::array<int64_t, 2> strides, Padding padding,
                     std::array<int64_t, 2> dilations) {

@@ -115,6 +115,12 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
   case OpKind::OneHot:
     arity(kind, 1, n);
     return one_hot(in[0], attrs.depth, attrs.dtype);
+  case OpKind::Gather:
+    arity(kind, 2, n);
+    return gather(in[0], in[1], attrs.axis);
+  case OpKind::UnsortedSegmentSum:
+    arity(kind, 2, n);
+    return unsorted_segment_sum(in[0], in[1], attrs.num_segments);
   case OpKind::Conv2D:
     arity(kind, 2, n);
     return conv2d(in[0], in[1], window(kind, attrs.strides, "strides"),

@@ -198,12 +198,25 @@ struct CheckElementsLowering : public OpConversionPattern<CheckElementsOp> {
     Value x = adaptor.getOperand();
     auto type = cast<RankedTensorType>(x.getType());
     ElementPredicate pred = op.getPredicate();
+    Value bound = adaptor.getBound();
+    Value limit; // the bound in the element type
+    if (bound)
+      limit = arith::IndexCastOp::create(rewriter, loc, type.getElementType(),
+                                         bound);
     auto isBad = [&](OpBuilder &b, Location l, Value v) -> Value {
-      return arith::CmpIOp::create(b, l,
-                                   pred == ElementPredicate::nonzero
-                                       ? arith::CmpIPredicate::eq
-                                       : arith::CmpIPredicate::slt,
-                                   v, zeroOf(b, l, v.getType()));
+      Value zero = zeroOf(b, l, v.getType());
+      switch (pred) {
+      case ElementPredicate::nonzero:
+        return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, v, zero);
+      case ElementPredicate::nonnegative:
+        return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, v, zero);
+      case ElementPredicate::in_range:
+        // One unsigned compare: negative values wrap above any bound.
+        return arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, v, limit);
+      case ElementPredicate::below:
+        return arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, v, limit);
+      }
+      return Value();
     };
     Value anyBad;
     if (type.getRank() == 0) {
@@ -238,8 +251,14 @@ struct CheckElementsLowering : public OpConversionPattern<CheckElementsOp> {
     Value ok = arith::XOrIOp::create(
         rewriter, loc, anyBad,
         arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
-    emitCheckFailure(rewriter, loc, op, ok, CheckKind::runtime, op.getMessage(),
-                     {});
+    // Range checks raise what the eager kernels raise (InvalidArgumentError,
+    // as TensorFlow); division and powers a RuntimeError.
+    if (bound)
+      emitCheckFailure(rewriter, loc, op, ok, CheckKind::invalid_argument,
+                       op.getMessage(), ValueRange{bound});
+    else
+      emitCheckFailure(rewriter, loc, op, ok, CheckKind::runtime,
+                       op.getMessage(), {});
     rewriter.eraseOp(op);
     return success();
   }

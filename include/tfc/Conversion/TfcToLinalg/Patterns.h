@@ -42,6 +42,9 @@ void populateConvToLinalgPatterns(RewritePatternSet &patterns);
 /// max/avg pooling and their gradients to linalg.generic ops whose bodies
 /// loop over the window (PoolToLinalg.cpp).
 void populatePoolToLinalgPatterns(RewritePatternSet &patterns);
+/// gather (a generic reading params at the index) and unsorted_segment_sum
+/// (a generic reducing over the ids; a CPU library call) (GatherToLinalg.cpp).
+void populateGatherToLinalgPatterns(RewritePatternSet &patterns);
 
 /// transpose, reshape/expand_dims/squeeze, concat and slice to
 /// linalg.generic and tensor ops (ShapeToLinalg.cpp).

@@ -1513,6 +1513,73 @@ LogicalResult OneHotOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// GatherOp, UnsortedSegmentSumOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> params =
+      getRankedTensor(location, name, "params", adaptor.getParams().getType());
+  FailureOr<RankedTensorType> indices = getRankedTensor(
+      location, name, "indices", adaptor.getIndices().getType());
+  if (failed(params) || failed(indices))
+    return failure();
+  if (!adaptor.getAxisAttr())
+    return emitInferError(location, name, "requires an 'axis' attribute");
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= params->getRank())
+    return emitInferError(location, name, "expected an axis in [0, ",
+                          params->getRank(), ") for params ", *params,
+                          " but got ", axis);
+  SmallVector<int64_t> shape(params->getShape().take_front(axis));
+  llvm::append_range(shape, indices->getShape());
+  llvm::append_range(shape, params->getShape().drop_front(axis + 1));
+  inferred.push_back(RankedTensorType::get(shape, params->getElementType()));
+  return success();
+}
+
+LogicalResult UnsortedSegmentSumOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> data =
+      getRankedTensor(location, name, "data", adaptor.getData().getType());
+  FailureOr<RankedTensorType> ids = getRankedTensor(
+      location, name, "segment_ids", adaptor.getSegmentIds().getType());
+  if (failed(data) || failed(ids))
+    return failure();
+  if (!adaptor.getNumSegmentsAttr())
+    return emitInferError(location, name,
+                          "requires a 'num_segments' attribute");
+  int64_t n = adaptor.getNumSegments();
+  if (n < 0)
+    return emitInferError(location, name,
+                          "expected num_segments >= 0 but got ", n);
+  bool prefix = ids->getRank() <= data->getRank();
+  for (int64_t d = 0; prefix && d < ids->getRank(); ++d)
+    prefix = dimsCompatible(ids->getDimSize(d), data->getDimSize(d));
+  if (!prefix)
+    return emitInferError(location, name, "expected the shape of segment_ids ",
+                          *ids, " to be a prefix of the shape of data ", *data);
+  SmallVector<int64_t> shape = {n};
+  llvm::append_range(shape, data->getShape().drop_front(ids->getRank()));
+  inferred.push_back(RankedTensorType::get(shape, data->getElementType()));
+  return success();
+}
+
+LogicalResult CheckElementsOp::verify() {
+  bool bounded = getPredicate() == ElementPredicate::in_range ||
+                 getPredicate() == ElementPredicate::below;
+  if (bounded != static_cast<bool>(getBound()))
+    return emitOpError(bounded ? "predicate needs a bound"
+                               : "predicate takes no bound");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // IfOp
 //===----------------------------------------------------------------------===//
 

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -124,21 +125,35 @@ public:
     values.clear();
   }
 
-  /// A data check: every element of `v` must satisfy `pred`.
-  void checkElements(Value v, ElementPredicate pred,
-                     const std::string &message) {
-    // A constant operand is checked here, at compile time: nothing to emit
-    // when it passes (the usual `x // 2`).
+  /// A data check: every element of `v` must satisfy `pred` (`in_range`,
+  /// `below`: against `bound`; `{}` in the message becomes the bound).
+  void checkElements(Value v, ElementPredicate pred, const std::string &message,
+                     Value bound = {}) {
+    // A constant operand (and bound) is checked here, at compile time:
+    // nothing to emit when it passes (the usual `x // 2`).
     DenseIntElementsAttr attr;
-    if (matchPattern(v, m_Constant(&attr))) {
+    std::optional<int64_t> limit;
+    if (bound)
+      limit = getConstantIntValue(bound);
+    if (matchPattern(v, m_Constant(&attr)) && (!bound || limit)) {
       bool ok = llvm::all_of(attr.getValues<APInt>(), [&](const APInt &x) {
-        return pred == ElementPredicate::nonzero ? !x.isZero()
-                                                 : !x.isNegative();
+        int64_t e = x.getSExtValue();
+        switch (pred) {
+        case ElementPredicate::nonzero:
+          return e != 0;
+        case ElementPredicate::nonnegative:
+          return e >= 0;
+        case ElementPredicate::in_range:
+          return e >= 0 && e < *limit;
+        case ElementPredicate::below:
+          return e < *limit;
+        }
+        return false;
       });
       if (ok)
         return;
     }
-    CheckElementsOp::create(b, loc, v, pred,
+    CheckElementsOp::create(b, loc, v, pred, bound,
                             opName(op) + ": " + message + locationSuffix(loc));
   }
 
@@ -382,6 +397,33 @@ void checkCrossEntropy(Checker &c, SoftmaxCrossEntropyOp op) {
           "labels shape " + a + " and logits shape " + b + " differ");
 }
 
+/// gather: every index in [0, params.shape[axis]).
+void checkGather(Checker &c, GatherOp op) {
+  c.checkElements(op.getIndices(), ElementPredicate::in_range,
+                  "an index is outside [0, {}) (the gathered axis of params)",
+                  c.dim(op.getParams(), op.getAxis()));
+}
+
+/// unsorted_segment_sum: ids' dims equal data's leading dims; every id below
+/// num_segments (negative ones are dropped).
+void checkSegmentSum(Checker &c, UnsortedSegmentSumOp op) {
+  Value data = op.getData(), ids = op.getSegmentIds();
+  auto dt = cast<RankedTensorType>(data.getType());
+  auto it = cast<RankedTensorType>(ids.getType());
+  SmallVector<Value> conds;
+  for (int64_t d = 0; d < it.getRank(); ++d)
+    if (dt.isDynamicDim(d) || it.isDynamicDim(d))
+      conds.push_back(c.eq(c.dim(ids, d), c.dim(data, d)));
+  if (!conds.empty()) {
+    std::string a = c.shape(ids), b = c.shape(data);
+    c.check(c.all(conds), "segment_ids shape " + a +
+                              " is not a prefix of data shape " + b);
+  }
+  c.checkElements(ids, ElementPredicate::below,
+                  "a segment id is not below num_segments = {}",
+                  c.index(op.getNumSegments()));
+}
+
 void insertChecks(Operation *op) {
   Checker c(op);
   if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
@@ -410,7 +452,9 @@ void insertChecks(Operation *op) {
         checkEmptyReduction(c, o, ArrayRef<int64_t>(axis),
                             "cannot take the argmax over an axis of size 0");
       })
-      .Case([&](SoftmaxCrossEntropyOp o) { checkCrossEntropy(c, o); });
+      .Case([&](SoftmaxCrossEntropyOp o) { checkCrossEntropy(c, o); })
+      .Case([&](GatherOp o) { checkGather(c, o); })
+      .Case([&](UnsortedSegmentSumOp o) { checkSegmentSum(c, o); });
 }
 
 struct InsertRuntimeChecksPass

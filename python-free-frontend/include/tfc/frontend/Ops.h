@@ -316,6 +316,21 @@ Tensor softmax_cross_entropy_with_logits(
 Tensor one_hot(const Tensor &indices, int64_t depth,
                DType dtype = DType::Float32,
                std::source_location loc = std::source_location::current());
+/// tf.gather(params, indices, axis): slices of `params` along `axis` picked
+/// by `indices` (int32 or int64); the result has shape params.shape[:axis] +
+/// indices.shape + params.shape[axis + 1:]. A negative axis counts from the
+/// end. An index outside [0, params.shape[axis]) raises InvalidArgumentError
+/// (as TensorFlow on the CPU), eagerly and in compiled code. The gradient
+/// with respect to `params` is an unsorted_segment_sum.
+Tensor gather(const Tensor &params, const Tensor &indices, int64_t axis = 0,
+              std::source_location loc = std::source_location::current());
+/// tf.math.unsorted_segment_sum: row s of the result (shape [num_segments] +
+/// data.shape[rank(segment_ids):]) sums the slices data[i...] whose
+/// segment_ids[i...] == s; segment_ids' shape is a prefix of data's. A
+/// negative id drops its slice; an id >= num_segments raises.
+Tensor unsorted_segment_sum(
+    const Tensor &data, const Tensor &segment_ids, int64_t num_segments,
+    std::source_location loc = std::source_location::current());
 /// tf.nn.conv2d: `input` NHWC (batch, height, width, channels), `filters`
 /// HWIO (height, width, in channels, out channels), one float dtype.
 /// VALID keeps every window inside the input; SAME pads with zeros so that

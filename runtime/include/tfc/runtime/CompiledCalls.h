@@ -71,6 +71,23 @@ void _mlir_ciface_tfc_rt_avg_pool2d_grad_f32(void *a, void *out, int64_t kh,
 void _mlir_ciface_tfc_rt_avg_pool2d_grad_f64(void *a, void *out, int64_t kh,
                                              int64_t kw, int64_t sh, int64_t sw,
                                              int64_t pt, int64_t pl);
+/// unsorted_segment_sum on a [m] id buffer, [m, inner] data and the
+/// [num_segments, inner] result (overwritten); one entry per data and id
+/// type, named tfc_rt_unsorted_segment_sum_<data>_<ids>.
+#define TFC_SEGMENT_SUM_ENTRIES(X)                                             \
+  X(float, int32_t, f32_i32)                                                   \
+  X(float, int64_t, f32_i64)                                                   \
+  X(double, int32_t, f64_i32)                                                  \
+  X(double, int64_t, f64_i64)                                                  \
+  X(int32_t, int32_t, i32_i32)                                                 \
+  X(int32_t, int64_t, i32_i64)                                                 \
+  X(int64_t, int32_t, i64_i32)                                                 \
+  X(int64_t, int64_t, i64_i64)
+#define TFC_DECLARE_SEGMENT_SUM(T, I, SUFFIX)                                  \
+  void _mlir_ciface_tfc_rt_unsorted_segment_sum_##SUFFIX(void *ids, void *data, \
+                                                         void *out);
+TFC_SEGMENT_SUM_ENTRIES(TFC_DECLARE_SEGMENT_SUM)
+#undef TFC_DECLARE_SEGMENT_SUM
 /// Size of each OpenMP team compiled code starts: kernels::num_threads()
 /// (tfc-openmp-num-threads).
 int32_t tfc_rt_num_threads();

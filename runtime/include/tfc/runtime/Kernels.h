@@ -108,6 +108,13 @@ Tensor softmax_cross_entropy_with_logits(const Tensor &labels,
                                          const Tensor &logits);
 /// indices int32/int64; out-of-range indices give all-zero rows (as TF).
 Tensor one_hot(const Tensor &indices, int64_t depth, DType dtype);
+/// tf.gather(params, indices, axis): indices int32/int64; one outside
+/// [0, params.shape[axis]) is an InvalidArgumentError (as TensorFlow's CPU).
+Tensor gather(const Tensor &params, const Tensor &indices, int64_t axis);
+/// tf.math.unsorted_segment_sum: negative ids drop their slice; an id >=
+/// num_segments is an InvalidArgumentError.
+Tensor unsorted_segment_sum(const Tensor &data, const Tensor &segment_ids,
+                            int64_t num_segments);
 /// tf.nn.conv2d: NHWC input, HWIO filter, float32/float64 (ConvKernels.h).
 Tensor conv2d(const Tensor &input, const Tensor &filter,
               std::array<int64_t, 2> strides, std::array<int64_t, 2> dilations,

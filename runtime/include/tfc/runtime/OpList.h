@@ -1,5 +1,4 @@
-//===- OpList.h - Every runtime op, once --------------------------*- C++
-//-*-===//
+//===- OpList.h - Every runtime op, once ------------------------*- C++ -*-===//
 //
 // The one list of the ops that have a runtime kernel. Each entry is
 // X(Enum, mnemonic): `OpKind::Enum`, the dialect op `tfc.mnemonic` and the
@@ -72,6 +71,8 @@
   X(Softmax, softmax)                                                          \
   X(LogSoftmax, log_softmax)                                                   \
   X(OneHot, one_hot)                                                           \
+  X(Gather, gather)                                                            \
+  X(UnsortedSegmentSum, unsorted_segment_sum)                                  \
   X(SoftmaxCrossEntropy, softmax_cross_entropy)                                \
   X(Conv2D, conv2d)                                                            \
   X(Conv2DBackpropInput, conv2d_backprop_input)                                \

@@ -41,8 +41,10 @@ struct OpAttrs {
   std::vector<int64_t> shape;
   /// slice: the start index per dim.
   std::vector<int64_t> begin;
-  /// expand_dims, concat, argmax, softmax, log_softmax.
+  /// expand_dims, concat, argmax, softmax, log_softmax, gather.
   int64_t axis = 0;
+  /// unsorted_segment_sum: the number of result rows.
+  int64_t num_segments = 0;
   /// one_hot: the number of classes.
   int64_t depth = 0;
   /// Reductions.

@@ -816,6 +816,61 @@ def Tfc_OneHotOp : Tfc_Op<"one_hot", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Gather and segment sums
+//===----------------------------------------------------------------------===//
+
+def Tfc_GatherOp : Tfc_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+  let summary = "slices of params along an axis, picked by integer indices";
+  let description = [{
+    `tf.gather(params, indices, axis)` (no batch dims): the result has shape
+    `params.shape[:axis] + indices.shape + params.shape[axis + 1:]`, and
+    element `[o..., i..., r...]` is `params[o..., indices[i...], r...]`.
+    `axis` is in `[0, rank(params))`. An index outside
+    `[0, params.shape[axis])` is an error, as on TensorFlow's CPU: the eager
+    kernel raises, compiled code checks the indices first
+    (`tfc.check_elements ... in_range`) and its loops never read out of
+    bounds.
+
+    Example:
+    ```mlir
+    %e = tfc.gather %table, %ids, axis = 0 : (tensor<50000x256xf32>, tensor<4096xi32>) -> tensor<4096x256xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_Tensor:$params, Tfc_IntTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Tfc_Tensor:$result);
+  let assemblyFormat = [{
+    $params `,` $indices `,` `axis` `=` $axis attr-dict `:` `(` type($params)
+    `,` type($indices) `)` `->` type($result)
+  }];
+}
+
+def Tfc_UnsortedSegmentSumOp
+    : Tfc_Op<"unsorted_segment_sum", [Pure, InferTypeOpAdaptor]> {
+  let summary = "sums of data's slices grouped by segment ids";
+  let description = [{
+    `tf.math.unsorted_segment_sum`: `segment_ids`' shape is a prefix of
+    `data`'s; the result has shape `[num_segments] + data.shape[rank(ids):]`
+    and row `s` is the sum of the slices `data[i...]` with
+    `segment_ids[i...] == s` (zero if none). A negative id drops its slice
+    (TensorFlow's rule); an id `>= num_segments` is an error (checked like
+    `tfc.gather`'s indices). It is `tfc.gather`'s gradient.
+
+    Example:
+    ```mlir
+    %g = tfc.unsorted_segment_sum %dy, %ids, num_segments = 50000 : (tensor<4096x256xf32>, tensor<4096xi32>) -> tensor<50000x256xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_NumericTensor:$data, Tfc_IntTensor:$segment_ids,
+                       I64Attr:$num_segments);
+  let results = (outs Tfc_NumericTensor:$result);
+  let assemblyFormat = [{
+    $data `,` $segment_ids `,` `num_segments` `=` $num_segments attr-dict `:`
+    `(` type($data) `,` type($segment_ids) `)` `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Convolution
 //===----------------------------------------------------------------------===//
 
@@ -1371,7 +1426,8 @@ def Tfc_CheckOp : Tfc_Op<"check", [
 
 def Tfc_ElementPredicateAttr : I64EnumAttr<"ElementPredicate",
     "what tfc.check_elements requires of every element", [
-      I64EnumAttrCase<"nonzero", 0>, I64EnumAttrCase<"nonnegative", 1>]> {
+      I64EnumAttrCase<"nonzero", 0>, I64EnumAttrCase<"nonnegative", 1>,
+      I64EnumAttrCase<"in_range", 2>, I64EnumAttrCase<"below", 3>]> {
   let cppNamespace = "::mlir::tfc";
 }
 
@@ -1380,21 +1436,28 @@ def Tfc_CheckElementsOp : Tfc_Op<"check_elements", [
   let summary = "stops the call unless every element satisfies a predicate";
   let description = [{
     Emitted by `tfc-insert-runtime-checks` for the divisor of an integer
-    `floor_div` / `mod` (`nonzero`) and the exponent of an integer `pow`
-    (`nonnegative`). The check is one vectorized pass over `operand`
-    before the op; when an element fails it, the call stops with a
-    tfc::RuntimeError carrying `message`.
+    `floor_div` / `mod` (`nonzero`), the exponent of an integer `pow`
+    (`nonnegative`), the indices of `tfc.gather` (`in_range`: `0 <= x <
+    bound`) and the ids of `tfc.unsorted_segment_sum` (`below`: `x <
+    bound`). The check is one vectorized pass over `operand` before the op;
+    when an element fails it, the call stops with a tfc::RuntimeError
+    (`nonzero`, `nonnegative`) or tfc::InvalidArgumentError (`in_range`,
+    `below`: the eager kinds) carrying `message`, its `{}` replaced by the
+    bound.
 
     Example:
     ```mlir
     tfc.check_elements %b, nonzero, "tfc.floor_div: integer division by zero" : tensor<?xi32>
+    tfc.check_elements %ids, in_range, bound %n, "tfc.gather: an index is outside [0, {})" : tensor<?xi32>
     ```
   }];
   let arguments = (ins Tfc_IntTensor:$operand, Tfc_ElementPredicateAttr:$predicate,
-                       StrAttr:$message);
+                       Optional<Index>:$bound, StrAttr:$message);
   let assemblyFormat = [{
-    $operand `,` $predicate `,` $message attr-dict `:` type($operand)
+    $operand `,` $predicate (`,` `bound` $bound^)? `,` $message attr-dict `:`
+    type($operand)
   }];
+  let hasVerifier = 1;
 }
 
 include "tfc/Dialect/Tfc/IR/TfcAutodiffOps.td"
