@@ -34,6 +34,7 @@
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/frontend/Gradients.h"
 #include "tfc/frontend/Ops.h"
+#include "tfc/frontend/Random.h"
 #include "tfc/frontend/Variable.h"
 
 // Traced functions and the JIT embedding API.

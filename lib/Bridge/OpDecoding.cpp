@@ -127,6 +127,22 @@ std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
   case OpKind::Transpose:
     d.attrs.axes = i64Array("perm");
     break;
+  case OpKind::PhiloxRandom: {
+    d.attrs.shape = shapeOf(resultType);
+    d.attrs.dtype = resultDType();
+    auto dist = op->getAttrOfType<mlir::StringAttr>("distribution");
+    if (!dist || (dist.getValue() != "uniform" && dist.getValue() != "normal" &&
+                  dist.getValue() != "truncated_normal")) {
+      why = "missing or bad 'distribution' attribute";
+      return std::nullopt;
+    }
+    d.attrs.distribution =
+        dist.getValue() == "uniform" ? kernels::RandomDistribution::Uniform
+        : dist.getValue() == "normal"
+            ? kernels::RandomDistribution::Normal
+            : kernels::RandomDistribution::TruncatedNormal;
+    break;
+  }
   case OpKind::UnsortedSegmentSum:
     d.attrs.num_segments = i64("num_segments");
     break;

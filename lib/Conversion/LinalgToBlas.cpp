@@ -304,6 +304,58 @@ void segmentSumsToCalls(ModuleOp module) {
   }
 }
 
+/// The linalg.generic of tfc.philox_random (state [2] read twice, out [n];
+/// library_call "tfc_rt_philox_random(<distribution>)") becomes a call of
+/// the runtime's philox_fill: the eager kernel's bits.
+void randomsToCalls(ModuleOp module) {
+  SmallVector<linalg::GenericOp> draws;
+  module.walk([&](linalg::GenericOp op) {
+    std::optional<StringRef> call = op.getLibraryCall();
+    if (call && call->starts_with("tfc_rt_philox_random("))
+      draws.push_back(op);
+  });
+  for (linalg::GenericOp op : draws) {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1)
+      continue;
+    Value state = op.getDpsInputs()[0], out = op.getDpsInits()[0];
+    auto outType = dyn_cast<MemRefType>(out.getType());
+    auto stateType = dyn_cast<MemRefType>(state.getType());
+    int64_t dist;
+    if (!outType || !stateType || outType.getRank() != 1 ||
+        stateType.getRank() != 1 ||
+        op.getLibraryCall()->drop_front(21).drop_back().getAsInteger(10, dist))
+      continue;
+    Type elt = outType.getElementType();
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    int64_t dyn = ShapedType::kDynamic;
+    auto view = [&](Type t) {
+      return MemRefType::get(
+          {dyn}, t,
+          StridedLayoutAttr::get(b.getContext(), dyn, ArrayRef<int64_t>{dyn}));
+    };
+    SmallVector<Value> args = {
+        memref::CastOp::create(b, loc, view(stateType.getElementType()), state),
+        memref::CastOp::create(b, loc, view(elt), out),
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(dist))};
+    std::string fnName =
+        std::string("tfc_rt_philox_random_") + (elt.isF32() ? "f32" : "f64");
+    auto fn = module.lookupSymbol<func::FuncOp>(fnName);
+    if (!fn) {
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      fn = func::FuncOp::create(
+          mb, module.getLoc(), fnName,
+          mb.getFunctionType(ValueRange(args).getTypes(), {}));
+      fn.setPrivate();
+      fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  mb.getUnitAttr());
+    }
+    func::CallOp::create(b, loc, fn, args);
+    op->erase();
+  }
+}
+
 struct TfcLinalgToBlasPass
     : public tfc::impl::TfcLinalgToBlasPassBase<TfcLinalgToBlasPass> {
   using Base::Base;
@@ -312,6 +364,7 @@ struct TfcLinalgToBlasPass
     convsToCalls(module, static_cast<int64_t>(minWork));
     poolsToCalls(module);
     segmentSumsToCalls(module);
+    randomsToCalls(module);
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     for (linalg::MatmulOp op : matmuls) {

@@ -62,6 +62,7 @@ void mlir::tfc::populateTfcToLinalgPatterns(RewritePatternSet &patterns) {
   populateConvToLinalgPatterns(patterns);
   populatePoolToLinalgPatterns(patterns);
   populateGatherToLinalgPatterns(patterns);
+  populateRandomToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
   populateControlFlowToSCFPatterns(patterns);

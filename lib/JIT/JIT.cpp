@@ -371,6 +371,10 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
           &_mlir_ciface_tfc_rt_unsorted_segment_sum_##SUFFIX));
   TFC_SEGMENT_SUM_ENTRIES(TFC_ADD_SEGMENT_SUM)
 #undef TFC_ADD_SEGMENT_SUM
+  add("_mlir_ciface_tfc_rt_philox_random_f32",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_philox_random_f32));
+  add("_mlir_ciface_tfc_rt_philox_random_f64",
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_philox_random_f64));
   add("_mlir_ciface_tfc_rt_max_pool2d_f32",
       reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_max_pool2d_f32));
   add("_mlir_ciface_tfc_rt_max_pool2d_f64",

@@ -553,6 +553,7 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
   case OpKind::Floor:
   case OpKind::Argmax:
   case OpKind::OneHot:
+  case OpKind::PhiloxRandom: // of an integer state
     return nullptr;
   }
   return nullptr;

@@ -11,6 +11,7 @@
 #include "tfc/runtime/CompiledCalls.h"
 #include "tfc/runtime/ConvKernels.h"
 #include "tfc/runtime/GatherKernels.h"
+#include "tfc/runtime/RandomKernels.h"
 #include "tfc/runtime/PoolKernels.h"
 
 #include <cblas.h>
@@ -327,3 +328,35 @@ const I *dense(const Memref1D<I> &m, std::vector<I> &scratch) {
   }
 TFC_SEGMENT_SUM_ENTRIES(TFC_DEFINE_SEGMENT_SUM)
 #undef TFC_DEFINE_SEGMENT_SUM
+
+namespace {
+template <typename T> void philoxCall(void *state, void *out, int64_t dist) {
+  auto &s = *static_cast<Memref1D<int64_t> *>(state);
+  auto &o = *static_cast<Memref1D<T> *>(out);
+  const int64_t *sp = s.aligned + s.offset;
+  uint64_t key = static_cast<uint64_t>(sp[0]),
+           counter = static_cast<uint64_t>(sp[s.strides[0]]);
+  T *op = o.aligned + o.offset;
+  if (o.strides[0] == 1 || o.sizes[0] <= 1) {
+    tfc::kernels::philox_fill<T>(
+        static_cast<tfc::kernels::RandomDistribution>(dist), key, counter, op,
+        o.sizes[0]);
+    return;
+  }
+  std::vector<T> tmp(static_cast<size_t>(o.sizes[0]));
+  tfc::kernels::philox_fill<T>(
+      static_cast<tfc::kernels::RandomDistribution>(dist), key, counter,
+      tmp.data(), o.sizes[0]);
+  for (int64_t i = 0; i < o.sizes[0]; ++i)
+    op[i * o.strides[0]] = tmp[static_cast<size_t>(i)];
+}
+} // namespace
+
+void _mlir_ciface_tfc_rt_philox_random_f32(void *state, void *out,
+                                           int64_t dist) {
+  philoxCall<float>(state, out, dist);
+}
+void _mlir_ciface_tfc_rt_philox_random_f64(void *state, void *out,
+                                           int64_t dist) {
+  philoxCall<double>(state, out, dist);
+}

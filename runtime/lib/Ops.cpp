@@ -115,6 +115,9 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
   case OpKind::OneHot:
     arity(kind, 1, n);
     return one_hot(in[0], attrs.depth, attrs.dtype);
+  case OpKind::PhiloxRandom:
+    arity(kind, 1, n);
+    return philox_random(in[0], attrs.shape, attrs.dtype, attrs.distribution);
   case OpKind::Gather:
     arity(kind, 2, n);
     return gather(in[0], in[1], attrs.axis);

@@ -44,3 +44,13 @@
 // POOL: ptxas ok: pool_kernel (1 entries)
 // POOL-COUNT-4: ptxas ok: pool_kernel_{{[0-9]}} (1 entries)
 // POOL-NOT: ptxas ok
+
+// gather, unsorted_segment_sum and the three Philox draws
+// (GatherToLinalg.cpp, RandomToLinalg.cpp: Philox in the kernel's body).
+// RUN: tfc-opt %S/Inputs/gather.mlir --tfc-cuda-pipeline -o %t.gather.mlir
+// RUN: rm -rf %t.gather.dir
+// RUN: %python %S/Inputs/assemble-ptx.py %ptxas sm_90 %t.gather.mlir %t.gather.dir | FileCheck %s --check-prefix=GATHER
+
+// GATHER: ptxas ok: gather_kernel (1 entries)
+// GATHER-COUNT-5: ptxas ok: gather_kernel_{{[0-9]}} (1 entries)
+// GATHER-NOT: ptxas ok

@@ -45,6 +45,9 @@ void populatePoolToLinalgPatterns(RewritePatternSet &patterns);
 /// gather (a generic reading params at the index) and unsorted_segment_sum
 /// (a generic reducing over the ids; a CPU library call) (GatherToLinalg.cpp).
 void populateGatherToLinalgPatterns(RewritePatternSet &patterns);
+/// philox_random: Philox in a generic's body; a CPU library call
+/// (RandomToLinalg.cpp).
+void populateRandomToLinalgPatterns(RewritePatternSet &patterns);
 
 /// transpose, reshape/expand_dims/squeeze, concat and slice to
 /// linalg.generic and tensor ops (ShapeToLinalg.cpp).

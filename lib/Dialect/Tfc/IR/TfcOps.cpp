@@ -1570,6 +1570,22 @@ LogicalResult UnsortedSegmentSumOp::inferReturnTypes(
   return success();
 }
 
+LogicalResult PhiloxRandomOp::verify() {
+  auto state = cast<RankedTensorType>(getState().getType());
+  if (state.getDimSize(0) != 2)
+    return emitOpError("expected a state of type tensor<2xi64> (key, counter) "
+                       "but got ")
+           << state;
+  StringRef d = getDistribution();
+  if (d != "uniform" && d != "normal" && d != "truncated_normal")
+    return emitOpError("expected distribution \"uniform\", \"normal\" or "
+                       "\"truncated_normal\" but got \"")
+           << d << "\"";
+  if (!cast<RankedTensorType>(getType()).hasStaticShape())
+    return emitOpError("expected a static result shape but got ") << getType();
+  return success();
+}
+
 LogicalResult CheckElementsOp::verify() {
   bool bounded = getPredicate() == ElementPredicate::in_range ||
                  getPredicate() == ElementPredicate::below;

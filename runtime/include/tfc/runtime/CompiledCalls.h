@@ -88,6 +88,12 @@ void _mlir_ciface_tfc_rt_avg_pool2d_grad_f64(void *a, void *out, int64_t kh,
                                                          void *out);
 TFC_SEGMENT_SUM_ENTRIES(TFC_DECLARE_SEGMENT_SUM)
 #undef TFC_DECLARE_SEGMENT_SUM
+/// philox_random: `state` a 1-d int64 memref [key, counter], `out` a 1-d
+/// float memref filled with draw `dist` (RandomDistribution's value).
+void _mlir_ciface_tfc_rt_philox_random_f32(void *state, void *out,
+                                           int64_t dist);
+void _mlir_ciface_tfc_rt_philox_random_f64(void *state, void *out,
+                                           int64_t dist);
 /// Size of each OpenMP team compiled code starts: kernels::num_threads()
 /// (tfc-openmp-num-threads).
 int32_t tfc_rt_num_threads();

@@ -90,6 +90,13 @@ Tensor slice(const Tensor &x, const std::vector<int64_t> &begin,
 /// float32/float64 use OpenBLAS cblas_sgemm/dgemm.
 Tensor matmul(const Tensor &a, const Tensor &b);
 
+/// What a Philox draw makes (RandomKernels.h).
+enum class RandomDistribution {
+  Uniform,         ///< [0, 1)
+  Normal,          ///< N(0, 1) (Box-Muller)
+  TruncatedNormal, ///< N(0, 1) redrawn (next attempt) until |z| < 2
+};
+
 // --- Reductions -------------------------------------------------------------
 enum class ReduceKind { Sum, Mean, Max, Min, Prod };
 std::string_view to_string(ReduceKind); ///< "reduce_sum", ...
@@ -115,6 +122,10 @@ Tensor gather(const Tensor &params, const Tensor &indices, int64_t axis);
 /// num_segments is an InvalidArgumentError.
 Tensor unsorted_segment_sum(const Tensor &data, const Tensor &segment_ids,
                             int64_t num_segments);
+/// A Philox draw of `shape` from state = [key, counter] (int64, shape (2,);
+/// RandomKernels.h): standard uniform, normal or truncated normal.
+Tensor philox_random(const Tensor &state, const std::vector<int64_t> &shape,
+                     DType dtype, RandomDistribution dist);
 /// tf.nn.conv2d: NHWC input, HWIO filter, float32/float64 (ConvKernels.h).
 Tensor conv2d(const Tensor &input, const Tensor &filter,
               std::array<int64_t, 2> strides, std::array<int64_t, 2> dilations,

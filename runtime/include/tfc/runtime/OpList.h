@@ -73,6 +73,7 @@
   X(OneHot, one_hot)                                                           \
   X(Gather, gather)                                                            \
   X(UnsortedSegmentSum, unsorted_segment_sum)                                  \
+  X(PhiloxRandom, philox_random)                                               \
   X(SoftmaxCrossEntropy, softmax_cross_entropy)                                \
   X(Conv2D, conv2d)                                                            \
   X(Conv2DBackpropInput, conv2d_backprop_input)                                \

@@ -35,7 +35,7 @@ std::optional<OpKind> op_kind_from_name(std::string_view);
 struct OpAttrs {
   /// Reductions and squeeze: the axes; transpose: the permutation (`perm`).
   std::vector<int64_t> axes;
-  /// reshape/broadcast_to: the result shape; slice: the size;
+  /// reshape/broadcast_to, philox_random: the result shape; slice: the size;
   /// conv2d_backprop_input/_filter, avg_pool2d_grad: the result shape (the
   /// dialect's input_shape/filter_shape).
   std::vector<int64_t> shape;
@@ -51,6 +51,8 @@ struct OpAttrs {
   bool keepdims = false;
   /// cast and one_hot: the result dtype.
   DType dtype = DType::Float32;
+  /// philox_random.
+  kernels::RandomDistribution distribution = kernels::RandomDistribution::Uniform;
   /// cmp.
   kernels::CmpPredicate predicate = kernels::CmpPredicate::EQ;
   /// conv2d, pooling and their gradients: (height, width) each.
