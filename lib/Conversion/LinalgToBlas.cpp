@@ -304,6 +304,103 @@ void segmentSumsToCalls(ModuleOp module) {
   }
 }
 
+/// The linalg.generic of tfc.gather (library_call "tfc_rt_gather(<axis>)";
+/// the indices its input, params read in its body) becomes a call of the
+/// runtime's row copy on flat views: params [outer, n, inner] by the dims
+/// around the axis, the indices [m], out [outer, m, inner].
+void gathersToCalls(ModuleOp module) {
+  SmallVector<linalg::GenericOp> gathers;
+  module.walk([&](linalg::GenericOp op) {
+    std::optional<StringRef> call = op.getLibraryCall();
+    if (call && call->starts_with("tfc_rt_gather("))
+      gathers.push_back(op);
+  });
+  for (linalg::GenericOp op : gathers) {
+    int64_t axis;
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+        op.getNumDpsInits() != 1 ||
+        op.getLibraryCall()->drop_front(14).drop_back().getAsInteger(10, axis))
+      continue;
+    llvm::SetVector<Value> read;
+    op.getRegion().walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (isa<MemRefType>(v.getType()) &&
+            !op.getRegion().isAncestor(v.getParentRegion()))
+          read.insert(v);
+    });
+    if (read.size() != 1)
+      continue;
+    Value params = read[0], ids = op.getDpsInputs()[0],
+          out = op.getDpsInits()[0];
+    auto pt = cast<MemRefType>(params.getType());
+    auto it = cast<MemRefType>(ids.getType());
+    auto ot = cast<MemRefType>(out.getType());
+    auto suffix = [](Type t) -> std::string {
+      return t.isF32()           ? "f32"
+             : t.isF64()         ? "f64"
+             : t.isInteger(32)   ? "i32"
+             : t.isInteger(64)   ? "i64"
+             : t.isInteger(1)    ? "i1"
+                                 : "";
+    };
+    std::string te = suffix(pt.getElementType()),
+                ti = suffix(it.getElementType());
+    // Flat views need contiguous buffers.
+    if (te.empty() || (ti != "i32" && ti != "i64") ||
+        !pt.getLayout().isIdentity() || !it.getLayout().isIdentity() ||
+        !ot.getLayout().isIdentity() || axis >= pt.getRank())
+      continue;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto flat = [&](Value v) -> Value {
+      auto t = cast<MemRefType>(v.getType());
+      Value f = v;
+      if (t.getRank() == 0) {
+        f = memref::ExpandShapeOp::create(
+            b, loc, MemRefType::get({1}, t.getElementType()), v,
+            SmallVector<ReassociationIndices>{},
+            SmallVector<OpFoldResult>{b.getIndexAttr(1)});
+      } else if (t.getRank() > 1) {
+        ReassociationIndices all;
+        for (int64_t d = 0; d < t.getRank(); ++d)
+          all.push_back(d);
+        f = memref::CollapseShapeOp::create(
+            b, loc, v, SmallVector<ReassociationIndices>{all});
+      }
+      int64_t dyn = ShapedType::kDynamic;
+      return memref::CastOp::create(
+          b, loc,
+          MemRefType::get({dyn}, t.getElementType(),
+                          StridedLayoutAttr::get(b.getContext(), dyn,
+                                                 ArrayRef<int64_t>{dyn})),
+          f);
+    };
+    auto product = [&](int64_t from, int64_t to) -> Value {
+      Value p = arith::ConstantIndexOp::create(b, loc, 1);
+      for (int64_t d = from; d < to; ++d)
+        p = arith::MulIOp::create(b, loc, p,
+                                  memref::DimOp::create(b, loc, params, d));
+      return arith::IndexCastOp::create(b, loc, b.getI64Type(), p);
+    };
+    SmallVector<Value> args = {flat(params), flat(ids), flat(out),
+                               product(0, axis), product(axis, axis + 1),
+                               product(axis + 1, pt.getRank())};
+    std::string fnName = "tfc_rt_gather_" + te + "_" + ti;
+    auto fn = module.lookupSymbol<func::FuncOp>(fnName);
+    if (!fn) {
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      fn = func::FuncOp::create(
+          mb, module.getLoc(), fnName,
+          mb.getFunctionType(ValueRange(args).getTypes(), {}));
+      fn.setPrivate();
+      fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  mb.getUnitAttr());
+    }
+    func::CallOp::create(b, loc, fn, args);
+    op->erase();
+  }
+}
+
 /// The linalg.generic of tfc.philox_random (state [2] read twice, out [n];
 /// library_call "tfc_rt_philox_random(<distribution>)") becomes a call of
 /// the runtime's philox_fill: the eager kernel's bits.
@@ -364,6 +461,7 @@ struct TfcLinalgToBlasPass
     convsToCalls(module, static_cast<int64_t>(minWork));
     poolsToCalls(module);
     segmentSumsToCalls(module);
+    gathersToCalls(module);
     randomsToCalls(module);
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });

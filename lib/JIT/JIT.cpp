@@ -371,6 +371,11 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
           &_mlir_ciface_tfc_rt_unsorted_segment_sum_##SUFFIX));
   TFC_SEGMENT_SUM_ENTRIES(TFC_ADD_SEGMENT_SUM)
 #undef TFC_ADD_SEGMENT_SUM
+#define TFC_ADD_GATHER(T, I, SUFFIX)                                            \
+  add("_mlir_ciface_tfc_rt_gather_" #SUFFIX,                                   \
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_gather_##SUFFIX));
+  TFC_GATHER_ENTRIES(TFC_ADD_GATHER)
+#undef TFC_ADD_GATHER
   add("_mlir_ciface_tfc_rt_philox_random_f32",
       reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_philox_random_f32));
   add("_mlir_ciface_tfc_rt_philox_random_f64",

@@ -329,6 +329,20 @@ const I *dense(const Memref1D<I> &m, std::vector<I> &scratch) {
 TFC_SEGMENT_SUM_ENTRIES(TFC_DEFINE_SEGMENT_SUM)
 #undef TFC_DEFINE_SEGMENT_SUM
 
+#define TFC_DEFINE_GATHER(T, I, SUFFIX)                                        \
+  void _mlir_ciface_tfc_rt_gather_##SUFFIX(void *params, void *ids, void *out, \
+                                           int64_t outer, int64_t n,           \
+                                           int64_t inner) {                    \
+    auto &vp = *static_cast<Memref1D<T> *>(params);                            \
+    auto &vi = *static_cast<Memref1D<I> *>(ids);                               \
+    auto &vo = *static_cast<Memref1D<T> *>(out);                               \
+    tfc::kernels::gather<T, I>(vp.aligned + vp.offset, vi.aligned + vi.offset, \
+                               vo.aligned + vo.offset, outer, n,               \
+                               vi.sizes[0], inner);                            \
+  }
+TFC_GATHER_ENTRIES(TFC_DEFINE_GATHER)
+#undef TFC_DEFINE_GATHER
+
 namespace {
 template <typename T> void philoxCall(void *state, void *out, int64_t dist) {
   auto &s = *static_cast<Memref1D<int64_t> *>(state);

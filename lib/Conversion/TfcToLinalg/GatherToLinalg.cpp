@@ -4,7 +4,9 @@
 //                         with tensor.extract at the index (clamped into
 //                         the axis: tfc-insert-runtime-checks has rejected
 //                         bad indices before, and a clamped read can never
-//                         leave the buffer)
+//                         leave the buffer); on the CPU its library_call
+//                         makes tfc-linalg-to-blas copy whole rows with the
+//                         runtime's kernel instead
 //   unsorted_segment_sum  a linalg.generic over [num_segments, inner] that
 //                         reduces over the ids, out[s, j] += (ids[i] == s ?
 //                         data[i, j] : 0): every back end can run it (the
@@ -77,6 +79,9 @@ struct GatherLowering : public OpConversionPattern<GatherOp> {
             at.push_back(linalg::IndexOp::create(b, l, d));
           return tensor::ExtractOp::create(b, l, params, at);
         });
+    if (auto generic = result.getDefiningOp<linalg::GenericOp>())
+      generic.setLibraryCallAttr(rewriter.getStringAttr(
+          "tfc_rt_gather(" + std::to_string(axis) + ")"));
     rewriter.replaceOp(op, result);
     return success();
   }
