@@ -102,7 +102,7 @@ LAYERS = [
     ("tools", ["TfcProgramGenerator", "TfcGradientDiff",
                "tfc-bench-fusion-ref", "tfc-bench-torch-cases",
                "tfc-bench-conv-torch-cases", "tfc-bench-pool-torch-cases",
-               "tfc-torch-side"]),
+               "tfc-bench-gather-torch-cases", "tfc-torch-side"]),
 ]
 
 # (linking target, linked target) pairs, fnmatch patterns, that may be of the
@@ -118,6 +118,7 @@ SAME_LAYER_ALLOWED = [
     ("*", "tfc-bench-torch-cases"),
     ("*", "tfc-bench-conv-torch-cases"),
     ("*", "tfc-bench-pool-torch-cases"),
+    ("*", "tfc-bench-gather-torch-cases"),
     ("*", "tfc-torch-side"),
 ]
 
@@ -155,7 +156,7 @@ SOURCE_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".c", ".cc", ".cpp", ".cxx",
                      ".cu", ".cuh", ".inc", ".def")
 
 _OPS_HEADERS = ["Dispatch", "Ops", "Creation", "Gradients", "Variable",
-                "ControlFlow"]
+                "ControlFlow", "Random"]
 
 # Included header (the path after #include, fnmatch; '*' crosses '/') ->
 # layer. First match wins.

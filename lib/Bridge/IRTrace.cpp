@@ -589,6 +589,14 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     nattrs.push_back(named("depth", builder.getI64IntegerAttr(attrs.depth)));
     break;
   }
+  case OpKind::Cumsum:
+    nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));
+    nattrs.push_back(named("exclusive", builder.getBoolAttr(attrs.exclusive)));
+    nattrs.push_back(named("reverse", builder.getBoolAttr(attrs.reverse)));
+    break;
+  case OpKind::TopKIndices:
+    nattrs.push_back(named("k", builder.getI64IntegerAttr(attrs.k)));
+    break;
   case OpKind::PhiloxRandom:
     result = tensorType(ctx, attrs.dtype, attrs.shape);
     nattrs.push_back(named(

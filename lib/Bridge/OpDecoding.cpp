@@ -143,6 +143,21 @@ std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
             : kernels::RandomDistribution::TruncatedNormal;
     break;
   }
+  case OpKind::Cumsum: {
+    d.attrs.axis = i64("axis");
+    auto excl = op->getAttrOfType<mlir::BoolAttr>("exclusive");
+    auto rev = op->getAttrOfType<mlir::BoolAttr>("reverse");
+    if (!excl || !rev) {
+      why = "missing bool attribute 'exclusive' or 'reverse'";
+      return std::nullopt;
+    }
+    d.attrs.exclusive = excl.getValue();
+    d.attrs.reverse = rev.getValue();
+    break;
+  }
+  case OpKind::TopKIndices:
+    d.attrs.k = i64("k");
+    break;
   case OpKind::UnsortedSegmentSum:
     d.attrs.num_segments = i64("num_segments");
     break;

@@ -304,100 +304,200 @@ void segmentSumsToCalls(ModuleOp module) {
   }
 }
 
-/// The linalg.generic of tfc.gather (library_call "tfc_rt_gather(<axis>)";
-/// the indices its input, params read in its body) becomes a call of the
-/// runtime's row copy on flat views: params [outer, n, inner] by the dims
-/// around the axis, the indices [m], out [outer, m, inner].
-void gathersToCalls(ModuleOp module) {
-  SmallVector<linalg::GenericOp> gathers;
-  module.walk([&](linalg::GenericOp op) {
-    std::optional<StringRef> call = op.getLibraryCall();
-    if (call && call->starts_with("tfc_rt_gather("))
-      gathers.push_back(op);
+/// The memrefs `op`'s body reads from outside, in first-read order.
+llvm::SetVector<Value> bodyReads(linalg::GenericOp op) {
+  llvm::SetVector<Value> read;
+  op.getRegion().walk<WalkOrder::PreOrder>([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (isa<MemRefType>(v.getType()) &&
+          !op.getRegion().isAncestor(v.getParentRegion()))
+        read.insert(v);
   });
-  for (linalg::GenericOp op : gathers) {
-    int64_t axis;
-    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
-        op.getNumDpsInits() != 1 ||
-        op.getLibraryCall()->drop_front(14).drop_back().getAsInteger(10, axis))
+  return read;
+}
+
+/// A contiguous (identity-layout) buffer as `memref<?xT, strided<[?],
+/// offset: ?>>`.
+Value flatView(OpBuilder &b, Location loc, Value v) {
+  auto t = cast<MemRefType>(v.getType());
+  Value f = v;
+  if (t.getRank() == 0) {
+    f = memref::ExpandShapeOp::create(
+        b, loc, MemRefType::get({1}, t.getElementType()), v,
+        SmallVector<ReassociationIndices>{},
+        SmallVector<OpFoldResult>{b.getIndexAttr(1)});
+  } else if (t.getRank() > 1) {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      all.push_back(d);
+    f = memref::CollapseShapeOp::create(b, loc, v,
+                                        SmallVector<ReassociationIndices>{all});
+  }
+  int64_t dyn = ShapedType::kDynamic;
+  return memref::CastOp::create(
+      b, loc,
+      MemRefType::get({dyn}, t.getElementType(),
+                      StridedLayoutAttr::get(b.getContext(), dyn,
+                                             ArrayRef<int64_t>{dyn})),
+      f);
+}
+
+/// The product of `buffer`'s dims [from, to) as an i64.
+Value dimProduct(OpBuilder &b, Location loc, Value buffer, int64_t from,
+                 int64_t to) {
+  Value p = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = from; d < to; ++d)
+    p = arith::MulIOp::create(b, loc, p,
+                              memref::DimOp::create(b, loc, buffer, d));
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), p);
+}
+
+Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+}
+
+/// "f32", "f64", "i32", "i64", "i1" or "" (no kernel).
+std::string typeSuffix(Type t) {
+  return t.isF32()           ? "f32"
+         : t.isF64()         ? "f64"
+         : t.isInteger(32)   ? "i32"
+         : t.isInteger(64)   ? "i64"
+         : t.isInteger(1)    ? "i1"
+                             : "";
+}
+
+/// Replaces `op` by a call of `name(args)` (declared on first use, with the
+/// C interface the runtime's entry points take).
+void replaceByCall(ModuleOp module, Operation *op, const std::string &name,
+                   ValueRange args) {
+  auto fn = module.lookupSymbol<func::FuncOp>(name);
+  if (!fn) {
+    OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+    fn = func::FuncOp::create(mb, module.getLoc(), name,
+                              mb.getFunctionType(args.getTypes(), {}));
+    fn.setPrivate();
+    fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                mb.getUnitAttr());
+  }
+  OpBuilder b(op);
+  func::CallOp::create(b, op->getLoc(), fn, args);
+  op->erase();
+}
+
+/// The integers of a library_call "name(a,b,...)" after `prefix`.
+std::optional<SmallVector<int64_t>> callParams(linalg::GenericOp op,
+                                               StringRef prefix) {
+  std::optional<StringRef> call = op.getLibraryCall();
+  if (!call || !call->starts_with(prefix))
+    return std::nullopt;
+  StringRef rest = call->drop_front(prefix.size());
+  SmallVector<int64_t> params;
+  if (rest.empty())
+    return params;
+  if (!rest.consume_front("(") || !rest.consume_back(")"))
+    return std::nullopt;
+  for (StringRef field : llvm::split(rest, ',')) {
+    int64_t v;
+    if (field.getAsInteger(10, v))
+      return std::nullopt;
+    params.push_back(v);
+  }
+  return params;
+}
+
+/// Generics whose library_call starts with `prefix`, on buffers.
+SmallVector<linalg::GenericOp> tagged(ModuleOp module, StringRef prefix) {
+  SmallVector<linalg::GenericOp> ops;
+  module.walk([&](linalg::GenericOp op) {
+    if (callParams(op, prefix) && op.hasPureBufferSemantics() &&
+        op.getNumDpsInits() == 1)
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+bool contiguous(Value v) {
+  return cast<MemRefType>(v.getType()).getLayout().isIdentity();
+}
+
+/// tfc.gather's generic (library_call "tfc_rt_gather(<axis>)"; the indices
+/// its input, params read in its body) -> the runtime's row copy on flat
+/// views: params [outer, n, inner] by the dims around the axis, the indices
+/// [m], out [outer, m, inner].
+void gathersToCalls(ModuleOp module) {
+  for (linalg::GenericOp op : tagged(module, "tfc_rt_gather")) {
+    SmallVector<int64_t> params = *callParams(op, "tfc_rt_gather");
+    llvm::SetVector<Value> read = bodyReads(op);
+    if (params.size() != 1 || op.getNumDpsInputs() != 1 || read.size() != 1)
       continue;
-    llvm::SetVector<Value> read;
-    op.getRegion().walk([&](Operation *inner) {
-      for (Value v : inner->getOperands())
-        if (isa<MemRefType>(v.getType()) &&
-            !op.getRegion().isAncestor(v.getParentRegion()))
-          read.insert(v);
-    });
-    if (read.size() != 1)
-      continue;
-    Value params = read[0], ids = op.getDpsInputs()[0],
+    int64_t axis = params[0];
+    Value table = read[0], ids = op.getDpsInputs()[0],
           out = op.getDpsInits()[0];
-    auto pt = cast<MemRefType>(params.getType());
-    auto it = cast<MemRefType>(ids.getType());
-    auto ot = cast<MemRefType>(out.getType());
-    auto suffix = [](Type t) -> std::string {
-      return t.isF32()           ? "f32"
-             : t.isF64()         ? "f64"
-             : t.isInteger(32)   ? "i32"
-             : t.isInteger(64)   ? "i64"
-             : t.isInteger(1)    ? "i1"
-                                 : "";
-    };
-    std::string te = suffix(pt.getElementType()),
-                ti = suffix(it.getElementType());
-    // Flat views need contiguous buffers.
-    if (te.empty() || (ti != "i32" && ti != "i64") ||
-        !pt.getLayout().isIdentity() || !it.getLayout().isIdentity() ||
-        !ot.getLayout().isIdentity() || axis >= pt.getRank())
+    auto pt = cast<MemRefType>(table.getType());
+    std::string te = typeSuffix(pt.getElementType()),
+                ti = typeSuffix(
+                    cast<MemRefType>(ids.getType()).getElementType());
+    if (te.empty() || (ti != "i32" && ti != "i64") || !contiguous(table) ||
+        !contiguous(ids) || !contiguous(out) || axis >= pt.getRank())
       continue;
     OpBuilder b(op);
     Location loc = op.getLoc();
-    auto flat = [&](Value v) -> Value {
-      auto t = cast<MemRefType>(v.getType());
-      Value f = v;
-      if (t.getRank() == 0) {
-        f = memref::ExpandShapeOp::create(
-            b, loc, MemRefType::get({1}, t.getElementType()), v,
-            SmallVector<ReassociationIndices>{},
-            SmallVector<OpFoldResult>{b.getIndexAttr(1)});
-      } else if (t.getRank() > 1) {
-        ReassociationIndices all;
-        for (int64_t d = 0; d < t.getRank(); ++d)
-          all.push_back(d);
-        f = memref::CollapseShapeOp::create(
-            b, loc, v, SmallVector<ReassociationIndices>{all});
-      }
-      int64_t dyn = ShapedType::kDynamic;
-      return memref::CastOp::create(
-          b, loc,
-          MemRefType::get({dyn}, t.getElementType(),
-                          StridedLayoutAttr::get(b.getContext(), dyn,
-                                                 ArrayRef<int64_t>{dyn})),
-          f);
-    };
-    auto product = [&](int64_t from, int64_t to) -> Value {
-      Value p = arith::ConstantIndexOp::create(b, loc, 1);
-      for (int64_t d = from; d < to; ++d)
-        p = arith::MulIOp::create(b, loc, p,
-                                  memref::DimOp::create(b, loc, params, d));
-      return arith::IndexCastOp::create(b, loc, b.getI64Type(), p);
-    };
-    SmallVector<Value> args = {flat(params), flat(ids), flat(out),
-                               product(0, axis), product(axis, axis + 1),
-                               product(axis + 1, pt.getRank())};
-    std::string fnName = "tfc_rt_gather_" + te + "_" + ti;
-    auto fn = module.lookupSymbol<func::FuncOp>(fnName);
-    if (!fn) {
-      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-      fn = func::FuncOp::create(
-          mb, module.getLoc(), fnName,
-          mb.getFunctionType(ValueRange(args).getTypes(), {}));
-      fn.setPrivate();
-      fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                  mb.getUnitAttr());
-    }
-    func::CallOp::create(b, loc, fn, args);
-    op->erase();
+    SmallVector<Value> args = {
+        flatView(b, loc, table), flatView(b, loc, ids), flatView(b, loc, out),
+        dimProduct(b, loc, table, 0, axis),
+        dimProduct(b, loc, table, axis, axis + 1),
+        dimProduct(b, loc, table, axis + 1, pt.getRank())};
+    replaceByCall(module, op, "tfc_rt_gather_" + te + "_" + ti, args);
+  }
+}
+
+/// tfc.cumsum's generic ("tfc_rt_cumsum(axis,exclusive,reverse)", the
+/// operand read in its body) -> the runtime's linear scan on flat views.
+void cumsumsToCalls(ModuleOp module) {
+  for (linalg::GenericOp op : tagged(module, "tfc_rt_cumsum")) {
+    SmallVector<int64_t> params = *callParams(op, "tfc_rt_cumsum");
+    llvm::SetVector<Value> read = bodyReads(op);
+    Value out = op.getDpsInits()[0];
+    if (params.size() != 3 || read.size() != 1 || !contiguous(read[0]) ||
+        !contiguous(out))
+      continue;
+    auto xt = cast<MemRefType>(read[0].getType());
+    std::string te = typeSuffix(xt.getElementType());
+    if (te.empty() || te == "i1" || params[0] >= xt.getRank())
+      continue;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    SmallVector<Value> args = {
+        flatView(b, loc, read[0]), flatView(b, loc, out),
+        dimProduct(b, loc, read[0], 0, params[0]),
+        dimProduct(b, loc, read[0], params[0], params[0] + 1),
+        dimProduct(b, loc, read[0], params[0] + 1, xt.getRank()),
+        i64Constant(b, loc, params[1]), i64Constant(b, loc, params[2])};
+    replaceByCall(module, op, "tfc_rt_cumsum_" + te, args);
+  }
+}
+
+/// tfc.top_k_indices' generic ("tfc_rt_top_k_indices", the operand read in
+/// its body) -> the runtime's partial sort per row.
+void topKsToCalls(ModuleOp module) {
+  for (linalg::GenericOp op : tagged(module, "tfc_rt_top_k_indices")) {
+    llvm::SetVector<Value> read = bodyReads(op);
+    Value out = op.getDpsInits()[0];
+    if (read.size() != 1 || !contiguous(read[0]) || !contiguous(out))
+      continue;
+    auto xt = cast<MemRefType>(read[0].getType());
+    std::string te = typeSuffix(xt.getElementType());
+    if (te.empty() || te == "i1")
+      continue;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    int64_t r = xt.getRank();
+    SmallVector<Value> args = {flatView(b, loc, read[0]),
+                               flatView(b, loc, out),
+                               dimProduct(b, loc, read[0], 0, r - 1),
+                               dimProduct(b, loc, read[0], r - 1, r),
+                               dimProduct(b, loc, out, r - 1, r)};
+    replaceByCall(module, op, "tfc_rt_top_k_indices_" + te, args);
   }
 }
 
@@ -462,6 +562,8 @@ struct TfcLinalgToBlasPass
     poolsToCalls(module);
     segmentSumsToCalls(module);
     gathersToCalls(module);
+    cumsumsToCalls(module);
+    topKsToCalls(module);
     randomsToCalls(module);
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });

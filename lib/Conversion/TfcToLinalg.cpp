@@ -63,6 +63,7 @@ void mlir::tfc::populateTfcToLinalgPatterns(RewritePatternSet &patterns) {
   populatePoolToLinalgPatterns(patterns);
   populateGatherToLinalgPatterns(patterns);
   populateRandomToLinalgPatterns(patterns);
+  populateScanToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
   populateControlFlowToSCFPatterns(patterns);

@@ -376,6 +376,13 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
       reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_gather_##SUFFIX));
   TFC_GATHER_ENTRIES(TFC_ADD_GATHER)
 #undef TFC_ADD_GATHER
+#define TFC_ADD_SCAN(T, SUFFIX)                                                 \
+  add("_mlir_ciface_tfc_rt_cumsum_" #SUFFIX,                                   \
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_cumsum_##SUFFIX));         \
+  add("_mlir_ciface_tfc_rt_top_k_indices_" #SUFFIX,                            \
+      reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_top_k_indices_##SUFFIX));
+  TFC_SCAN_ENTRIES(TFC_ADD_SCAN)
+#undef TFC_ADD_SCAN
   add("_mlir_ciface_tfc_rt_philox_random_f32",
       reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_philox_random_f32));
   add("_mlir_ciface_tfc_rt_philox_random_f64",

@@ -333,6 +333,25 @@ Grads avgPoolGradGrad(const GradientContext &c, const Tensor &g) {
                      c.attrs.padding)};
 }
 
+/// erf' = 2 / sqrt(pi) exp(-x^2).
+Grads erfGrad(const GradientContext &c, const Tensor &dy) {
+  const Tensor &x = in(c, 0);
+  return {dy * (exp(-square(x)) * 1.1283791670955126)};
+}
+
+/// d/dlogits (logsumexp(z) - z[label]) = softmax(z) - one_hot(label).
+Grads sparseCrossEntropyGrad(const GradientContext &c, const Tensor &dy) {
+  const Tensor &labels = in(c, 0), &logits = in(c, 1);
+  int64_t classes = logits.shape().back();
+  Tensor p = softmax(logits, -1) - one_hot(labels, classes, logits.dtype());
+  return {Tensor(), p * expand_dims(dy, -1)};
+}
+
+/// The adjoint of a running sum is the running sum the other way.
+Grads cumsumGrad(const GradientContext &c, const Tensor &dy) {
+  return {cumsum(dy, c.attrs.axis, c.attrs.exclusive, !c.attrs.reverse)};
+}
+
 /// gather's gradient: dy's slices added into the rows they came from. dy
 /// has shape outer + indices.shape + inner; move the indices' dims first,
 /// sum by index, move the summed dim back to `axis`.
@@ -529,6 +548,12 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
     return conv2dBackpropFilterGrad;
   case OpKind::Gather:
     return gatherGrad;
+  case OpKind::Erf:
+    return erfGrad;
+  case OpKind::SparseSoftmaxCrossEntropy:
+    return sparseCrossEntropyGrad;
+  case OpKind::Cumsum:
+    return cumsumGrad;
   case OpKind::UnsortedSegmentSum:
     return segmentSumGrad;
   case OpKind::MaxPool2D:
@@ -554,6 +579,7 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
   case OpKind::Argmax:
   case OpKind::OneHot:
   case OpKind::PhiloxRandom: // of an integer state
+  case OpKind::TopKIndices:
     return nullptr;
   }
   return nullptr;

@@ -438,6 +438,28 @@ Tensor tfc::one_hot(const Tensor &indices, int64_t depth, DType dtype,
   return dispatch(OpKind::OneHot, &indices, 1, attrs, loc);
 }
 
+Tensor tfc::sparse_softmax_cross_entropy_with_logits(const Tensor &labels,
+                                                     const Tensor &logits,
+                                                     std::source_location loc) {
+  Tensor in[2] = {labels, logits};
+  return dispatch(OpKind::SparseSoftmaxCrossEntropy, in, 2, OpAttrs{}, loc);
+}
+
+Tensor tfc::cumsum(const Tensor &x, int64_t axis, bool exclusive, bool reverse,
+                   std::source_location loc) {
+  int64_t rank = x.rank();
+  if (axis < -rank || axis >= rank)
+    throw_invalid_argument("cumsum: axis " + std::to_string(axis) +
+                               " is out of range for shape " +
+                               shape_to_string(x.shape()),
+                           loc);
+  OpAttrs attrs;
+  attrs.axis = axis < 0 ? axis + rank : axis;
+  attrs.exclusive = exclusive;
+  attrs.reverse = reverse;
+  return dispatch(OpKind::Cumsum, &x, 1, attrs, loc);
+}
+
 Tensor tfc::gather(const Tensor &params, const Tensor &indices, int64_t axis,
                    std::source_location loc) {
   OpAttrs attrs;

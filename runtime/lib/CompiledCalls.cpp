@@ -12,6 +12,7 @@
 #include "tfc/runtime/ConvKernels.h"
 #include "tfc/runtime/GatherKernels.h"
 #include "tfc/runtime/RandomKernels.h"
+#include "tfc/runtime/ScanKernels.h"
 #include "tfc/runtime/PoolKernels.h"
 
 #include <cblas.h>
@@ -342,6 +343,26 @@ TFC_SEGMENT_SUM_ENTRIES(TFC_DEFINE_SEGMENT_SUM)
   }
 TFC_GATHER_ENTRIES(TFC_DEFINE_GATHER)
 #undef TFC_DEFINE_GATHER
+
+#define TFC_DEFINE_SCAN(T, SUFFIX)                                             \
+  void _mlir_ciface_tfc_rt_cumsum_##SUFFIX(void *x, void *out, int64_t outer,  \
+                                           int64_t n, int64_t inner,           \
+                                           int64_t exclusive,                  \
+                                           int64_t reverse) {                  \
+    auto &vx = *static_cast<Memref1D<T> *>(x);                                 \
+    auto &vo = *static_cast<Memref1D<T> *>(out);                               \
+    tfc::kernels::cumsum<T>(vx.aligned + vx.offset, vo.aligned + vo.offset,    \
+                            outer, n, inner, exclusive != 0, reverse != 0);    \
+  }                                                                            \
+  void _mlir_ciface_tfc_rt_top_k_indices_##SUFFIX(                             \
+      void *x, void *out, int64_t rows, int64_t n, int64_t k) {                \
+    auto &vx = *static_cast<Memref1D<T> *>(x);                                 \
+    auto &vo = *static_cast<Memref1D<int32_t> *>(out);                         \
+    tfc::kernels::top_k_indices<T>(vx.aligned + vx.offset,                     \
+                                   vo.aligned + vo.offset, rows, n, k);        \
+  }
+TFC_SCAN_ENTRIES(TFC_DEFINE_SCAN)
+#undef TFC_DEFINE_SCAN
 
 namespace {
 template <typename T> void philoxCall(void *state, void *out, int64_t dist) {

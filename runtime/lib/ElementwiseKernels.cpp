@@ -138,6 +138,12 @@ TFC_FLOAT_UNARY(TanhOp, a.tanh(), std::tanh(x), 8)
 TFC_FLOAT_UNARY(SigmoidOp, (1 + (-a).exp()).inverse(),
                 T(1) / (T(1) + std::exp(-x)), 10)
 #undef TFC_FLOAT_UNARY
+// libm's erf (Eigen's is in its unsupported module).
+struct ErfOp {
+  static constexpr unsigned kAllowed = kMaskFloats;
+  static constexpr int64_t kCost = 10;
+  template <class T> static T f(T x) { return std::erf(x); }
+};
 struct LogicalNotOp {
   static constexpr unsigned kAllowed = kMaskBool;
   static constexpr int64_t kCost = 1;
@@ -554,6 +560,7 @@ Tensor tanh(const Tensor &x) { return unary<TanhOp>("tanh", x); }
 Tensor sigmoid(const Tensor &x) { return unary<SigmoidOp>("sigmoid", x); }
 Tensor relu(const Tensor &x) { return unary<ReluOp>("relu", x); }
 Tensor floor(const Tensor &x) { return unary<FloorOp>("floor", x); }
+Tensor erf(const Tensor &x) { return unary<ErfOp>("erf", x); }
 Tensor logical_not(const Tensor &x) {
   return unary<LogicalNotOp>("logical_not", x);
 }

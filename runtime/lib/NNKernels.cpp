@@ -175,6 +175,57 @@ Tensor softmax_cross_entropy_with_logits(const Tensor &labels,
   return out;
 }
 
+Tensor sparse_softmax_cross_entropy_with_logits(const Tensor &labels,
+                                                const Tensor &logits) {
+  constexpr std::string_view name = "sparse_softmax_cross_entropy_with_logits";
+  require_concrete(name, labels);
+  require_concrete(name, logits);
+  require_dtype(name, kMaskInts, labels.dtype());
+  require_dtype(name, kMaskFloats, logits.dtype());
+  const auto &ls = logits.shape();
+  if (ls.empty())
+    fail(name, "expected logits of rank >= 1, got shape () (", logits.dtype(),
+         ")");
+  std::vector<int64_t> outShape(ls.begin(), ls.end() - 1);
+  if (labels.shape() != outShape)
+    fail(name, "labels shape ", labels.shape(), " must be logits shape ", ls,
+         " without its last dim (", labels.dtype(), " labels, ",
+         logits.dtype(), " logits)");
+  int64_t rows = shape_numel(outShape), n = ls.back();
+  // TensorFlow's CPU kernel rejects a label outside [0, classes).
+  std::vector<int64_t> lab(static_cast<size_t>(rows));
+  dispatch_dtype(labels.dtype(), [&](auto itag) {
+    using I = decltype(itag);
+    if constexpr (std::is_integral_v<I> && !std::is_same_v<I, bool>) {
+      const I *ip = static_cast<const I *>(labels.unsafe_impl()->data);
+      for (int64_t r = 0; r < rows; ++r) {
+        lab[r] = static_cast<int64_t>(ip[r]);
+        if (lab[r] < 0 || lab[r] >= n)
+          fail(name, "labels[", r, "] = ", lab[r],
+               " is outside the valid range of classes [0, ", n,
+               ") (logits shape ", ls, ")");
+      }
+    }
+  });
+  Tensor out = make_tensor(logits.dtype(), outShape, rows);
+  dispatch_dtype(logits.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T *lg = static_cast<const T *>(logits.unsafe_impl()->data);
+      T *op = static_cast<T *>(out.unsafe_impl()->data);
+      parallel_for(rows, n * 12 + 1, [&](int64_t rb, int64_t re) {
+        for (int64_t r = rb; r < re; ++r) {
+          CArrMap<T> z(lg + r * n, n);
+          T m = z.template maxCoeff<Eigen::PropagateNaN>();
+          T lse = m + std::log((z - m).exp().sum());
+          op[r] = lse - z[lab[r]];
+        }
+      });
+    }
+  });
+  return out;
+}
+
 Tensor one_hot(const Tensor &indices, int64_t depth, DType dtype) {
   constexpr std::string_view name = "one_hot";
   require_concrete(name, indices);

@@ -115,6 +115,15 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
   case OpKind::OneHot:
     arity(kind, 1, n);
     return one_hot(in[0], attrs.depth, attrs.dtype);
+  case OpKind::SparseSoftmaxCrossEntropy:
+    arity(kind, 2, n);
+    return sparse_softmax_cross_entropy_with_logits(in[0], in[1]);
+  case OpKind::Cumsum:
+    arity(kind, 1, n);
+    return cumsum(in[0], attrs.axis, attrs.exclusive, attrs.reverse);
+  case OpKind::TopKIndices:
+    arity(kind, 1, n);
+    return top_k_indices(in[0], attrs.k);
   case OpKind::PhiloxRandom:
     arity(kind, 1, n);
     return philox_random(in[0], attrs.shape, attrs.dtype, attrs.distribution);

@@ -9,6 +9,8 @@
 using namespace tfc;
 using namespace tfc::detail;
 
+// The raw kernel stays internal like its declaration (RandomKernels.h).
+#pragma GCC visibility push(hidden)
 namespace tfc::kernels {
 
 template <class T>
@@ -27,6 +29,10 @@ template void philox_fill<float>(RandomDistribution, uint64_t, uint64_t,
                                  float *, int64_t);
 template void philox_fill<double>(RandomDistribution, uint64_t, uint64_t,
                                   double *, int64_t);
+} // namespace tfc::kernels
+#pragma GCC visibility pop
+
+namespace tfc::kernels {
 
 Tensor philox_random(const Tensor &state, const std::vector<int64_t> &shape,
                      DType dtype, RandomDistribution dist) {

@@ -54,3 +54,14 @@
 // GATHER: ptxas ok: gather_kernel (1 entries)
 // GATHER-COUNT-5: ptxas ok: gather_kernel_{{[0-9]}} (1 entries)
 // GATHER-NOT: ptxas ok
+
+// cumsum, top_k_indices, sparse_softmax_cross_entropy (one-hot and the
+// dense cross entropy's kernels) and erf (ScanToLinalg.cpp: the scans loop
+// over the axis inside each thread).
+// RUN: tfc-opt %S/Inputs/scan.mlir --tfc-cuda-pipeline -o %t.scan.mlir
+// RUN: rm -rf %t.scan.dir
+// RUN: %python %S/Inputs/assemble-ptx.py %ptxas sm_90 %t.scan.mlir %t.scan.dir | FileCheck %s --check-prefix=SCAN
+
+// SCAN: ptxas ok: scan_kernel (1 entries)
+// SCAN-COUNT-8: ptxas ok: scan_kernel_{{[0-9]}} (1 entries)
+// SCAN-NOT: ptxas ok

@@ -264,6 +264,33 @@ struct CrossEntropyLowering
   }
 };
 
+/// sparse_softmax_cross_entropy: softmax_cross_entropy of the one-hot labels
+/// (lowered by the pattern above; the labels were range-checked before).
+struct SparseCrossEntropyLowering
+    : public OpConversionPattern<SparseSoftmaxCrossEntropyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SparseSoftmaxCrossEntropyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto logitsType = cast<RankedTensorType>(adaptor.getLogits().getType());
+    int64_t classes = logitsType.getDimSize(logitsType.getRank() - 1);
+    SmallVector<int64_t> shape(
+        cast<RankedTensorType>(adaptor.getLabels().getType()).getShape());
+    shape.push_back(classes);
+    auto oneHotType =
+        RankedTensorType::get(shape, logitsType.getElementType());
+    Value labels = OneHotOp::create(rewriter, op.getLoc(), oneHotType,
+                                    adaptor.getLabels(),
+                                    rewriter.getI64IntegerAttr(classes));
+    // Dynamic leading dims: the logits' type (equal at run time, checked).
+    if (oneHotType != logitsType)
+      labels = tensor::CastOp::create(rewriter, op.getLoc(), logitsType, labels);
+    rewriter.replaceOpWithNewOp<SoftmaxCrossEntropyOp>(op, labels,
+                                                       adaptor.getLogits());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tfc::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
@@ -274,5 +301,6 @@ void mlir::tfc::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
                ReduceLowering<ReduceMinOp, ReduceKind::Min>,
                ReduceLowering<ReduceProdOp, ReduceKind::Prod>, ArgmaxLowering,
                SoftmaxLowering<SoftmaxOp, false>,
-               SoftmaxLowering<LogSoftmaxOp, true>, CrossEntropyLowering>(ctx);
+               SoftmaxLowering<LogSoftmaxOp, true>, CrossEntropyLowering,
+               SparseCrossEntropyLowering>(ctx);
 }

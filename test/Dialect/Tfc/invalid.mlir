@@ -969,3 +969,71 @@ func.func @avg_pool2d_grad_dy(%dy: tensor<1x3x3x2xf32>) {
   %0 = tfc.avg_pool2d_grad %dy, input_shape = [1, 4, 4, 2], ksize = [2, 2], strides = [2, 2], padding = "VALID" : tensor<1x3x3x2xf32> -> tensor<1x4x4x2xf32>
   return
 }
+
+// -----
+
+func.func @gather_axis(%p: tensor<4x3xf32>, %i: tensor<2xi32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.gather' op expected an axis in [0, 2) for params 'tensor<4x3xf32>' but got 2}}
+  %0 = tfc.gather %p, %i, axis = 2 : (tensor<4x3xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @segment_sum_prefix(%d: tensor<4x3xf32>, %i: tensor<3xi32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.unsorted_segment_sum' op expected the shape of segment_ids 'tensor<3xi32>' to be a prefix of the shape of data 'tensor<4x3xf32>'}}
+  %0 = tfc.unsorted_segment_sum %d, %i, num_segments = 5 : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @philox_state(%s: tensor<3xi64>) {
+  // expected-error @+1 {{'tfc.philox_random' op expected a state of type tensor<2xi64> (key, counter) but got 'tensor<3xi64>'}}
+  %0 = tfc.philox_random %s, "uniform" : tensor<3xi64> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @philox_distribution(%s: tensor<2xi64>) {
+  // expected-error @+1 {{'tfc.philox_random' op expected distribution "uniform", "normal" or "truncated_normal" but got "gamma"}}
+  %0 = tfc.philox_random %s, "gamma" : tensor<2xi64> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cumsum_axis(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'tfc.cumsum' op expected an axis in [0, 1) but got 1}}
+  %0 = tfc.cumsum %x, axis = 1, exclusive = false, reverse = false : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @top_k_too_many(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.top_k_indices' op expected k in [0, 3] (the last dim of 'tensor<2x3xf32>') but got 4}}
+  %0 = tfc.top_k_indices %x, k = 4 : tensor<2x3xf32> -> tensor<2x4xi32>
+  return
+}
+
+// -----
+
+func.func @sparse_cross_entropy_labels(%l: tensor<3xi32>, %z: tensor<2x5xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tfc.sparse_softmax_cross_entropy' op expected labels of the shape of 'tensor<2x5xf32>' without its last dim but got 'tensor<3xi32>'}}
+  %0 = tfc.sparse_softmax_cross_entropy %l, %z : (tensor<3xi32>, tensor<2x5xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @check_elements_bound(%i: tensor<4xi32>) {
+  // expected-error @+1 {{'tfc.check_elements' op predicate needs a bound}}
+  tfc.check_elements %i, in_range, "m" : tensor<4xi32>
+  return
+}

@@ -305,3 +305,24 @@ func.func @pool(%x: tensor<2x7x7x3xf32>, %dy: tensor<2x4x4x3xf32>, %xd: tensor<?
   %a = tfc.avg_pool2d %xd, ksize = [2, 2], strides = [2, 2], padding = "VALID" : tensor<?x8x8x?xf64> -> tensor<?x4x4x?xf64>
   return %m, %dm, %gg, %da, %a : tensor<2x4x4x3xf32>, tensor<2x7x7x3xf32>, tensor<2x4x4x3xf32>, tensor<2x7x7x3xf32>, tensor<?x4x4x?xf64>
 }
+
+// gather, segment sums, Philox draws, scans and the sparse cross entropy.
+// CHECK-LABEL: func @more_ops
+func.func @more_ops(%p: tensor<5x?x3xf32>, %i: tensor<2x4xi64>, %s: tensor<2xi64>, %l: tensor<?xi32>, %z: tensor<?x10xf32>) -> (tensor<5x2x4x3xf32>, tensor<7x3xf32>, tensor<4x4xf64>, tensor<5x?x3xf32>, tensor<5x?x2xi32>, tensor<?xf32>, tensor<?x10xf32>) {
+  // CHECK: tfc.gather %{{.*}}, %{{.*}}, axis = 1 : (tensor<5x?x3xf32>, tensor<2x4xi64>) -> tensor<5x2x4x3xf32>
+  %g = tfc.gather %p, %i, axis = 1 : (tensor<5x?x3xf32>, tensor<2x4xi64>) -> tensor<5x2x4x3xf32>
+  %d = tfc.constant dense<1.0> : tensor<2x4x3xf32>
+  // CHECK: tfc.unsorted_segment_sum %{{.*}}, %{{.*}}, num_segments = 7 : (tensor<2x4x3xf32>, tensor<2x4xi64>) -> tensor<7x3xf32>
+  %u = tfc.unsorted_segment_sum %d, %i, num_segments = 7 : (tensor<2x4x3xf32>, tensor<2x4xi64>) -> tensor<7x3xf32>
+  // CHECK: tfc.philox_random %{{.*}}, "truncated_normal" : tensor<2xi64> -> tensor<4x4xf64>
+  %r = tfc.philox_random %s, "truncated_normal" : tensor<2xi64> -> tensor<4x4xf64>
+  // CHECK: tfc.cumsum %{{.*}}, axis = 1, exclusive = true, reverse = false : tensor<5x?x3xf32>
+  %c = tfc.cumsum %p, axis = 1, exclusive = true, reverse = false : tensor<5x?x3xf32>
+  // CHECK: tfc.top_k_indices %{{.*}}, k = 2 : tensor<5x?x3xf32> -> tensor<5x?x2xi32>
+  %t = tfc.top_k_indices %p, k = 2 : tensor<5x?x3xf32> -> tensor<5x?x2xi32>
+  // CHECK: tfc.sparse_softmax_cross_entropy %{{.*}}, %{{.*}} : (tensor<?xi32>, tensor<?x10xf32>) -> tensor<?xf32>
+  %x = tfc.sparse_softmax_cross_entropy %l, %z : (tensor<?xi32>, tensor<?x10xf32>) -> tensor<?xf32>
+  // CHECK: tfc.erf %{{.*}} : tensor<?x10xf32>
+  %e = tfc.erf %z : tensor<?x10xf32>
+  return %g, %u, %r, %c, %t, %x, %e : tensor<5x2x4x3xf32>, tensor<7x3xf32>, tensor<4x4xf64>, tensor<5x?x3xf32>, tensor<5x?x2xi32>, tensor<?xf32>, tensor<?x10xf32>
+}

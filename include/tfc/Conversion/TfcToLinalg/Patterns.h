@@ -48,6 +48,9 @@ void populateGatherToLinalgPatterns(RewritePatternSet &patterns);
 /// philox_random: Philox in a generic's body; a CPU library call
 /// (RandomToLinalg.cpp).
 void populateRandomToLinalgPatterns(RewritePatternSet &patterns);
+/// cumsum and top_k_indices: generics looping over the axis; CPU library
+/// calls (ScanToLinalg.cpp).
+void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 
 /// transpose, reshape/expand_dims/squeeze, concat and slice to
 /// linalg.generic and tensor ops (ShapeToLinalg.cpp).

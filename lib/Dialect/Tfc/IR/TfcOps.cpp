@@ -1570,6 +1570,67 @@ LogicalResult UnsortedSegmentSumOp::inferReturnTypes(
   return success();
 }
 
+LogicalResult SparseSoftmaxCrossEntropyOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> labels =
+      getRankedTensor(location, name, "labels", adaptor.getLabels().getType());
+  FailureOr<RankedTensorType> logits =
+      getRankedTensor(location, name, "logits", adaptor.getLogits().getType());
+  if (failed(labels) || failed(logits))
+    return failure();
+  int64_t r = logits->getRank();
+  if (r < 1 || ShapedType::isDynamic(logits->getDimSize(r - 1)))
+    return emitInferError(location, name,
+                          "expected logits of rank >= 1 with a static number "
+                          "of classes (last dim) but got ",
+                          *logits);
+  bool ok = labels->getRank() == r - 1;
+  for (int64_t d = 0; ok && d < r - 1; ++d)
+    ok = dimsCompatible(labels->getDimSize(d), logits->getDimSize(d));
+  if (!ok)
+    return emitInferError(location, name, "expected labels of the shape of ",
+                          *logits, " without its last dim but got ", *labels);
+  SmallVector<int64_t> shape(logits->getShape().drop_back());
+  for (int64_t d = 0; d < r - 1; ++d)
+    shape[d] = mergeDims(shape[d], labels->getDimSize(d));
+  inferred.push_back(RankedTensorType::get(shape, logits->getElementType()));
+  return success();
+}
+
+LogicalResult CumsumOp::verify() {
+  int64_t rank = cast<RankedTensorType>(getType()).getRank();
+  if (getAxis() < 0 || getAxis() >= rank)
+    return emitOpError("expected an axis in [0, ")
+           << rank << ") but got " << getAxis();
+  return success();
+}
+
+LogicalResult TopKIndicesOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  FailureOr<RankedTensorType> x = getRankedTensor(
+      location, name, "the operand", adaptor.getOperand().getType());
+  if (failed(x))
+    return failure();
+  if (!adaptor.getKAttr())
+    return emitInferError(location, name, "requires a 'k' attribute");
+  int64_t r = x->getRank(), k = adaptor.getK();
+  if (r < 1)
+    return emitInferError(location, name,
+                          "expected an operand of rank >= 1 but got ", *x);
+  int64_t n = x->getDimSize(r - 1);
+  if (k < 0 || (!ShapedType::isDynamic(n) && k > n))
+    return emitInferError(location, name, "expected k in [0, ", n,
+                          "] (the last dim of ", *x, ") but got ", k);
+  SmallVector<int64_t> shape(x->getShape());
+  shape.back() = k;
+  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 32)));
+  return success();
+}
+
 LogicalResult PhiloxRandomOp::verify() {
   auto state = cast<RankedTensorType>(getState().getType());
   if (state.getDimSize(0) != 2)

@@ -424,6 +424,27 @@ void checkSegmentSum(Checker &c, UnsortedSegmentSumOp op) {
                   c.index(op.getNumSegments()));
 }
 
+/// sparse_softmax_cross_entropy: labels' dims equal logits' leading dims;
+/// every label in [0, classes).
+void checkSparseCrossEntropy(Checker &c, SparseSoftmaxCrossEntropyOp op) {
+  Value labels = op.getLabels(), logits = op.getLogits();
+  auto lt = cast<RankedTensorType>(labels.getType());
+  auto gt = cast<RankedTensorType>(logits.getType());
+  SmallVector<Value> conds;
+  for (int64_t d = 0; d < lt.getRank(); ++d)
+    if (lt.isDynamicDim(d) || gt.isDynamicDim(d))
+      conds.push_back(c.eq(c.dim(labels, d), c.dim(logits, d)));
+  if (!conds.empty()) {
+    std::string a = c.shape(labels), b = c.shape(logits);
+    c.check(c.all(conds), "labels shape " + a +
+                              " is not logits shape " + b +
+                              " without its last dim");
+  }
+  c.checkElements(labels, ElementPredicate::in_range,
+                  "a label is outside the valid range of classes [0, {})",
+                  c.index(gt.getDimSize(gt.getRank() - 1)));
+}
+
 void insertChecks(Operation *op) {
   Checker c(op);
   if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
@@ -454,6 +475,9 @@ void insertChecks(Operation *op) {
       })
       .Case([&](SoftmaxCrossEntropyOp o) { checkCrossEntropy(c, o); })
       .Case([&](GatherOp o) { checkGather(c, o); })
+      .Case([&](SparseSoftmaxCrossEntropyOp o) {
+        checkSparseCrossEntropy(c, o);
+      })
       .Case([&](UnsortedSegmentSumOp o) { checkSegmentSum(c, o); });
 }
 

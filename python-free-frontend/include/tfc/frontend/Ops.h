@@ -191,6 +191,9 @@ Tensor log1p(const Tensor &x,
 /// tf.math.floor). Not differentiable: a tape gives it no gradient.
 Tensor floor(const Tensor &x,
              std::source_location loc = std::source_location::current());
+/// The error function (float32 float64; tf.math.erf).
+Tensor erf(const Tensor &x,
+           std::source_location loc = std::source_location::current());
 /// Square root (float32 float64).
 Tensor sqrt(const Tensor &x,
             std::source_location loc = std::source_location::current());
@@ -316,6 +319,34 @@ Tensor softmax_cross_entropy_with_logits(
 Tensor one_hot(const Tensor &indices, int64_t depth,
                DType dtype = DType::Float32,
                std::source_location loc = std::source_location::current());
+/// tf.nn.sparse_softmax_cross_entropy_with_logits: per example
+/// logsumexp(logits) - logits[label] over the last dim (stable: the maximum
+/// subtracted first). `labels` int32/int64 shaped like logits without the
+/// last dim; a label outside [0, classes) raises InvalidArgumentError,
+/// eagerly and in compiled code.
+Tensor sparse_softmax_cross_entropy_with_logits(
+    const Tensor &labels, const Tensor &logits,
+    std::source_location loc = std::source_location::current());
+/// tf.math.cumsum: running sums along `axis` (negative counts from the
+/// end); `exclusive` leaves out the element itself, `reverse` sums from the
+/// end. Numeric dtypes.
+Tensor cumsum(const Tensor &x, int64_t axis, bool exclusive = false,
+              bool reverse = false,
+              std::source_location loc = std::source_location::current());
+/// tf.math.top_k (sorted): the k largest elements of each row of the last
+/// dim, largest first, and their int32 indices; equal values in index
+/// order, NaN larger than any number. Gradients flow to the picked values.
+std::pair<Tensor, Tensor>
+top_k(const Tensor &x, int64_t k,
+      std::source_location loc = std::source_location::current());
+/// tf.reverse: `x` with the order of each dim in `axes` reversed (negative
+/// axes count from the end). Static dims.
+Tensor reverse(const Tensor &x, std::vector<int64_t> axes,
+               std::source_location loc = std::source_location::current());
+/// tf.nn.gelu: x * Phi(x) with Phi the standard normal CDF (via erf);
+/// `approximate` uses TensorFlow's tanh form.
+Tensor gelu(const Tensor &x, bool approximate = false,
+            std::source_location loc = std::source_location::current());
 /// tf.gather(params, indices, axis): slices of `params` along `axis` picked
 /// by `indices` (int32 or int64); the result has shape params.shape[:axis] +
 /// indices.shape + params.shape[axis + 1:]. A negative axis counts from the

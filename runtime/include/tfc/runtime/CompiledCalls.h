@@ -107,6 +107,18 @@ TFC_SEGMENT_SUM_ENTRIES(TFC_DECLARE_SEGMENT_SUM)
                                            int64_t inner);
 TFC_GATHER_ENTRIES(TFC_DECLARE_GATHER)
 #undef TFC_DECLARE_GATHER
+/// cumsum on flat contiguous buffers viewed as [outer, n, inner], and the
+/// top_k indices of [rows, n] into [rows, k] (ScanKernels.h).
+#define TFC_SCAN_ENTRIES(X)                                                    \
+  X(float, f32) X(double, f64) X(int32_t, i32) X(int64_t, i64)
+#define TFC_DECLARE_SCAN(T, SUFFIX)                                            \
+  void _mlir_ciface_tfc_rt_cumsum_##SUFFIX(void *x, void *out, int64_t outer,  \
+                                           int64_t n, int64_t inner,           \
+                                           int64_t exclusive, int64_t reverse); \
+  void _mlir_ciface_tfc_rt_top_k_indices_##SUFFIX(                             \
+      void *x, void *out, int64_t rows, int64_t n, int64_t k);
+TFC_SCAN_ENTRIES(TFC_DECLARE_SCAN)
+#undef TFC_DECLARE_SCAN
 /// philox_random: `state` a 1-d int64 memref [key, counter], `out` a 1-d
 /// float memref filled with draw `dist` (RandomDistribution's value).
 void _mlir_ciface_tfc_rt_philox_random_f32(void *state, void *out,

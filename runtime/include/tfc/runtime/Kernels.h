@@ -115,6 +115,16 @@ Tensor softmax_cross_entropy_with_logits(const Tensor &labels,
                                          const Tensor &logits);
 /// indices int32/int64; out-of-range indices give all-zero rows (as TF).
 Tensor one_hot(const Tensor &indices, int64_t depth, DType dtype);
+/// tf.nn.sparse_softmax_cross_entropy_with_logits: labels int32/int64 of
+/// logits' shape without the last dim; a label outside [0, classes) is an
+/// InvalidArgumentError.
+Tensor sparse_softmax_cross_entropy_with_logits(const Tensor &labels,
+                                                const Tensor &logits);
+/// tf.math.cumsum along `axis` (in [0, rank)); numeric dtypes.
+Tensor cumsum(const Tensor &x, int64_t axis, bool exclusive, bool reverse);
+/// The int32 indices of the k largest elements of each last-dim row,
+/// largest first, ties by index, NaN largest (ScanKernels.h).
+Tensor top_k_indices(const Tensor &x, int64_t k);
 /// tf.gather(params, indices, axis): indices int32/int64; one outside
 /// [0, params.shape[axis]) is an InvalidArgumentError (as TensorFlow's CPU).
 Tensor gather(const Tensor &params, const Tensor &indices, int64_t axis);

@@ -32,6 +32,7 @@
   X(Sigmoid, sigmoid)                                                          \
   X(Relu, relu)                                                                \
   X(Floor, floor)                                                              \
+  X(Erf, erf)                                                                  \
   X(LogicalNot, logical_not)
 
 /// Elementwise, two operands of one dtype (broadcasting), result of the
@@ -75,6 +76,9 @@
   X(UnsortedSegmentSum, unsorted_segment_sum)                                  \
   X(PhiloxRandom, philox_random)                                               \
   X(SoftmaxCrossEntropy, softmax_cross_entropy)                                \
+  X(SparseSoftmaxCrossEntropy, sparse_softmax_cross_entropy)                   \
+  X(Cumsum, cumsum)                                                            \
+  X(TopKIndices, top_k_indices)                                                \
   X(Conv2D, conv2d)                                                            \
   X(Conv2DBackpropInput, conv2d_backprop_input)                                \
   X(Conv2DBackpropFilter, conv2d_backprop_filter)                              \

@@ -41,7 +41,7 @@ struct OpAttrs {
   std::vector<int64_t> shape;
   /// slice: the start index per dim.
   std::vector<int64_t> begin;
-  /// expand_dims, concat, argmax, softmax, log_softmax, gather.
+  /// expand_dims, concat, argmax, softmax, log_softmax, gather, cumsum.
   int64_t axis = 0;
   /// unsorted_segment_sum: the number of result rows.
   int64_t num_segments = 0;
@@ -49,6 +49,10 @@ struct OpAttrs {
   int64_t depth = 0;
   /// Reductions.
   bool keepdims = false;
+  /// cumsum.
+  bool exclusive = false, reverse = false;
+  /// top_k_indices: how many.
+  int64_t k = 0;
   /// cast and one_hot: the result dtype.
   DType dtype = DType::Float32;
   /// philox_random.

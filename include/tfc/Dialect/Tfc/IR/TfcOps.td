@@ -178,6 +178,20 @@ def Tfc_FloorOp : Tfc_UnaryElementwiseOp<"floor", Tfc_FloatTensor,
   }];
 }
 
+def Tfc_ErfOp : Tfc_UnaryElementwiseOp<"erf", Tfc_FloatTensor> {
+  let summary = "elementwise error function";
+  let description = [{
+    `erf(x) = 2 / sqrt(pi) * integral from 0 to x of exp(-t^2) dt` per
+    element (`tf.math.erf`): odd, in (-1, 1), +-1 at +-infinity, NaN for
+    NaN. Its derivative is `2 / sqrt(pi) * exp(-x^2)`.
+
+    Example:
+    ```mlir
+    %0 = tfc.erf %x : tensor<2xf32>
+    ```
+  }];
+}
+
 def Tfc_SquareOp : Tfc_FoldableUnaryOp<"square", Tfc_NumericTensor> {
   let summary = "elementwise square";
   let description = [{
@@ -795,6 +809,32 @@ def Tfc_SoftmaxCrossEntropyOp : Tfc_Op<"softmax_cross_entropy",
   }];
 }
 
+def Tfc_SparseSoftmaxCrossEntropyOp
+    : Tfc_Op<"sparse_softmax_cross_entropy", [Pure, InferTypeOpAdaptor]> {
+  let summary = "per-example softmax cross entropy with integer labels";
+  let description = [{
+    `tf.nn.sparse_softmax_cross_entropy_with_logits`: for logits of shape
+    `[..., classes]` (classes static) and integer labels of shape `[...]`,
+    `logsumexp(logits[i, :]) - logits[i, labels[i]]`, the maximum
+    subtracted first (stable for any finite logits). A label outside
+    `[0, classes)` is an error (TensorFlow's CPU raises): the eager kernel
+    raises, compiled code checks the labels first. Lowered as
+    `tfc.softmax_cross_entropy` of the one-hot labels, which fuses the same
+    way.
+
+    Example:
+    ```mlir
+    %l = tfc.sparse_softmax_cross_entropy %labels, %logits : (tensor<128xi32>, tensor<128x10xf32>) -> tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_IntTensor:$labels, Tfc_FloatTensor:$logits);
+  let results = (outs Tfc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $labels `,` $logits attr-dict `:` `(` type($labels) `,` type($logits) `)`
+    `->` type($result)
+  }];
+}
+
 def Tfc_OneHotOp : Tfc_Op<"one_hot", [Pure]> {
   let summary = "one-hot encoding of integer indices";
   let description = [{
@@ -867,6 +907,53 @@ def Tfc_UnsortedSegmentSumOp
   let assemblyFormat = [{
     $data `,` $segment_ids `,` `num_segments` `=` $num_segments attr-dict `:`
     `(` type($data) `,` type($segment_ids) `)` `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Scans and selection
+//===----------------------------------------------------------------------===//
+
+def Tfc_CumsumOp : Tfc_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
+  let summary = "cumulative sum along an axis";
+  let description = [{
+    `tf.math.cumsum(x, axis, exclusive, reverse)`: element `j` along `axis`
+    is the sum of elements `0..j` (`exclusive`: `0..j-1`; `reverse`: from the
+    other end). `axis` is in `[0, rank)`; integer sums wrap.
+
+    Example:
+    ```mlir
+    %0 = tfc.cumsum %x, axis = 1, exclusive = false, reverse = true : tensor<4x5xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_NumericTensor:$operand, I64Attr:$axis,
+                       BoolAttr:$exclusive, BoolAttr:$reverse);
+  let results = (outs Tfc_NumericTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `axis` `=` $axis `,` `exclusive` `=` $exclusive `,`
+    `reverse` `=` $reverse attr-dict `:` type($operand)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tfc_TopKIndicesOp
+    : Tfc_Op<"top_k_indices", [Pure, InferTypeOpAdaptor]> {
+  let summary = "indices of the k largest elements along the last dim";
+  let description = [{
+    The `i32` positions of the `k` largest elements of each row (the last
+    dim), largest first; equal values in index order; NaN counts as larger
+    than every number (`tf.math.top_k`'s indices, sorted). `k` is in
+    `[0, last dim]` (static). `tfc::top_k` gathers the values with them.
+
+    Example:
+    ```mlir
+    %i = tfc.top_k_indices %x, k = 5 : tensor<128x1000xf32> -> tensor<128x5xi32>
+    ```
+  }];
+  let arguments = (ins Tfc_NumericTensor:$operand, I64Attr:$k);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = [{
+    $operand `,` `k` `=` $k attr-dict `:` type($operand) `->` type($result)
   }];
 }
 
@@ -1479,13 +1566,13 @@ def Tfc_CheckElementsOp : Tfc_Op<"check_elements", [
     Example:
     ```mlir
     tfc.check_elements %b, nonzero, "tfc.floor_div: integer division by zero" : tensor<?xi32>
-    tfc.check_elements %ids, in_range, bound %n, "tfc.gather: an index is outside [0, {})" : tensor<?xi32>
+    tfc.check_elements %ids, in_range, "tfc.gather: an index is outside [0, {})" bound %n : tensor<?xi32>
     ```
   }];
   let arguments = (ins Tfc_IntTensor:$operand, Tfc_ElementPredicateAttr:$predicate,
                        Optional<Index>:$bound, StrAttr:$message);
   let assemblyFormat = [{
-    $operand `,` $predicate (`,` `bound` $bound^)? `,` $message attr-dict `:`
+    $operand `,` $predicate `,` $message (`bound` $bound^)? attr-dict `:`
     type($operand)
   }];
   let hasVerifier = 1;
