@@ -235,75 +235,6 @@ void poolsToCalls(ModuleOp module) {
   }
 }
 
-/// The linalg.generic of tfc.unsorted_segment_sum (ids [m], data [m, inner],
-/// out [n, inner]; library_call "tfc_rt_unsorted_segment_sum") becomes a
-/// call of the runtime's scatter-add, which also zeroes `out`.
-void segmentSumsToCalls(ModuleOp module) {
-  SmallVector<linalg::GenericOp> sums;
-  module.walk([&](linalg::GenericOp op) {
-    if (op.getLibraryCallName() == "tfc_rt_unsorted_segment_sum")
-      sums.push_back(op);
-  });
-  for (linalg::GenericOp op : sums) {
-    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-        op.getNumDpsInits() != 1)
-      continue;
-    Value ids = op.getDpsInputs()[0], data = op.getDpsInputs()[1],
-          out = op.getDpsInits()[0];
-    auto idsType = dyn_cast<MemRefType>(ids.getType());
-    auto dataType = dyn_cast<MemRefType>(data.getType());
-    auto outType = dyn_cast<MemRefType>(out.getType());
-    if (!idsType || !dataType || !outType || idsType.getRank() != 1 ||
-        dataType.getRank() != 2 || outType.getRank() != 2 ||
-        !outType.getLayout().isIdentity())
-      continue;
-    auto suffix = [](Type t) -> std::string {
-      if (t.isF32())
-        return "f32";
-      if (t.isF64())
-        return "f64";
-      if (t.isInteger(32))
-        return "i32";
-      if (t.isInteger(64))
-        return "i64";
-      return "";
-    };
-    Type elt = outType.getElementType(), idElt = idsType.getElementType();
-    std::string te = suffix(elt), ti = suffix(idElt);
-    if (te.empty() || ti.empty() || idElt.isF32() || idElt.isF64())
-      continue;
-    OpBuilder b(op);
-    Location loc = op.getLoc();
-    // The kernel zeroes the result itself.
-    if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode()))
-      if (fill.getOutputs()[0] == out &&
-          (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
-           matchPattern(fill.getInputs()[0], m_Zero())))
-        fill.erase();
-    int64_t dyn = ShapedType::kDynamic;
-    MemRefType idsView = MemRefType::get(
-        {dyn}, idElt,
-        StridedLayoutAttr::get(b.getContext(), dyn, ArrayRef<int64_t>{dyn}));
-    SmallVector<Value> args = {
-        memref::CastOp::create(b, loc, idsView, ids),
-        memref::CastOp::create(b, loc, anyView(elt), data),
-        memref::CastOp::create(b, loc, anyView(elt), out)};
-    std::string fnName = "tfc_rt_unsorted_segment_sum_" + te + "_" + ti;
-    auto fn = module.lookupSymbol<func::FuncOp>(fnName);
-    if (!fn) {
-      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-      fn = func::FuncOp::create(
-          mb, module.getLoc(), fnName,
-          mb.getFunctionType(ValueRange(args).getTypes(), {}));
-      fn.setPrivate();
-      fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                  mb.getUnitAttr());
-    }
-    func::CallOp::create(b, loc, fn, args);
-    op->erase();
-  }
-}
-
 /// The memrefs `op`'s body reads from outside, in first-read order.
 llvm::SetVector<Value> bodyReads(linalg::GenericOp op) {
   llvm::SetVector<Value> read;
@@ -448,6 +379,39 @@ void gathersToCalls(ModuleOp module) {
         dimProduct(b, loc, table, axis, axis + 1),
         dimProduct(b, loc, table, axis + 1, pt.getRank())};
     replaceByCall(module, op, "tfc_rt_gather_" + te + "_" + ti, args);
+  }
+}
+
+/// tfc.unsorted_segment_sum's generic (library_call
+/// "tfc_rt_unsorted_segment_sum"; inputs ids [m] and data [m, inner...],
+/// out [n, inner...]) -> the runtime's scatter-add on flat views, which also
+/// zeroes out (the fill before goes).
+void segmentSumsToCalls(ModuleOp module) {
+  for (linalg::GenericOp op : tagged(module, "tfc_rt_unsorted_segment_sum")) {
+    if (op.getNumDpsInputs() != 2)
+      continue;
+    Value ids = op.getDpsInputs()[0], data = op.getDpsInputs()[1],
+          out = op.getDpsInits()[0];
+    auto ot = cast<MemRefType>(out.getType());
+    std::string te = typeSuffix(ot.getElementType()),
+                ti = typeSuffix(
+                    cast<MemRefType>(ids.getType()).getElementType());
+    if (te.empty() || te == "i1" || (ti != "i32" && ti != "i64") ||
+        !contiguous(ids) || !contiguous(data) || !contiguous(out))
+      continue;
+    if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode()))
+      if (fill.getOutputs()[0] == out &&
+          (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
+           matchPattern(fill.getInputs()[0], m_Zero())))
+        fill.erase();
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    SmallVector<Value> args = {flatView(b, loc, ids), flatView(b, loc, data),
+                               flatView(b, loc, out),
+                               dimProduct(b, loc, out, 0, 1),
+                               dimProduct(b, loc, out, 1, ot.getRank())};
+    replaceByCall(module, op, "tfc_rt_unsorted_segment_sum_" + te + "_" + ti,
+                  args);
   }
 }
 

@@ -281,6 +281,7 @@ TFC_POOL_ENTRIES(double, f64)
 #undef TFC_POOL_ENTRIES
 
 namespace {
+/// A 1-d memref descriptor: the library calls below take flat views.
 template <typename T> struct Memref1D {
   T *allocated;
   T *aligned;
@@ -288,44 +289,17 @@ template <typename T> struct Memref1D {
   int64_t sizes[1];
   int64_t strides[1];
 };
-
-/// A [rows, cols] view's elements row-major: the buffer when rows are
-/// contiguous, else a packed copy in `scratch`.
-template <typename T>
-const T *rowMajor(const Memref2D<T> &m, std::vector<T> &scratch) {
-  int64_t rows = m.sizes[0], cols = m.sizes[1];
-  if ((cols <= 1 || m.strides[1] == 1) && (rows <= 1 || m.strides[0] == cols))
-    return m.data();
-  scratch.resize(static_cast<size_t>(rows * cols));
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      scratch[i * cols + j] = m.data()[i * m.strides[0] + j * m.strides[1]];
-  return scratch.data();
-}
-
-template <typename I>
-const I *dense(const Memref1D<I> &m, std::vector<I> &scratch) {
-  const I *p = m.aligned + m.offset;
-  if (m.sizes[0] <= 1 || m.strides[0] == 1)
-    return p;
-  scratch.resize(static_cast<size_t>(m.sizes[0]));
-  for (int64_t i = 0; i < m.sizes[0]; ++i)
-    scratch[i] = p[i * m.strides[0]];
-  return scratch.data();
-}
 } // namespace
 
 #define TFC_DEFINE_SEGMENT_SUM(T, I, SUFFIX)                                   \
-  void _mlir_ciface_tfc_rt_unsorted_segment_sum_##SUFFIX(void *ids, void *data, \
-                                                         void *out) {          \
+  void _mlir_ciface_tfc_rt_unsorted_segment_sum_##SUFFIX(                      \
+      void *ids, void *data, void *out, int64_t n, int64_t inner) {            \
     auto &vi = *static_cast<Memref1D<I> *>(ids);                               \
-    auto &vd = *static_cast<Memref2D<T> *>(data);                              \
-    auto &vo = *static_cast<Memref2D<T> *>(out);                               \
-    std::vector<I> si;                                                         \
-    std::vector<T> sd;                                                         \
-    tfc::kernels::unsorted_segment_sum<T, I>(rowMajor(vd, sd), dense(vi, si),  \
-                                             vo.data(), vi.sizes[0],           \
-                                             vo.sizes[1], vo.sizes[0]);        \
+    auto &vd = *static_cast<Memref1D<T> *>(data);                              \
+    auto &vo = *static_cast<Memref1D<T> *>(out);                               \
+    tfc::kernels::unsorted_segment_sum<T, I>(                                  \
+        vd.aligned + vd.offset, vi.aligned + vi.offset,                        \
+        vo.aligned + vo.offset, vi.sizes[0], inner, n);                        \
   }
 TFC_SEGMENT_SUM_ENTRIES(TFC_DEFINE_SEGMENT_SUM)
 #undef TFC_DEFINE_SEGMENT_SUM

@@ -1,19 +1,21 @@
 //===- PoolKernels.cpp - max_pool2d / avg_pool2d and their gradients ------===//
 //
 // Memory-bound loops over NHWC: each output pixel's window is a few runs of
-// c contiguous channels, and the innermost loop of every kernel runs over
-// those channels (vectorized, in blocks of kBlock whose accumulators live on
-// the stack).
+// c contiguous channels. Every kernel takes the channels a vector at a time
+// (16 bytes: SSE2 on baseline x86-64) and runs over the window's pixels
+// inside that, so its accumulators stay in registers.
 //
 //   forward:    parallel over output rows (n, i); every y element is
 //               written once. max_pool2d_grad_grad is the same loop,
 //               keeping g's element where the maximum is.
-//   avg grad:   gather, parallel over input rows (n, yy): a dx row sums the
-//               windows that cover it, so no two threads write one element.
-//   max grad:   two passes: the position of each window's first maximum per
-//               channel (parallel over output rows, into a scratch index),
-//               then the same gather as avg grad, adding dy where the index
-//               names the element.
+//   gradients:  one scatter pass, parallel over output rows: each window
+//               adds its dy to the input pixels it covers (avg: all of
+//               them, scaled; max: its first maximum, found by a second
+//               look at the window, which is still in L1). The output rows
+//               [i0, i1) of an image own its input rows [ownStart(i0),
+//               ownStart(i1)): a thread zeroes and writes only the rows it
+//               owns, revisiting the windows of earlier output rows that
+//               overlap them, so no two threads write one element.
 //
 // Every window of a shape from pool2d_shape holds at least one input
 // element (SAME pads less than a window on either side).
@@ -23,13 +25,10 @@
 #include "tfc/runtime/PoolKernels.h"
 #include "Internal.h"
 #include "Parallel.h"
-#include "tfc/runtime/Allocator.h"
 #include "tfc/runtime/ConvGeometry.h"
 
 #include <algorithm>
-#include <climits>
 #include <limits>
-#include <memory>
 #include <type_traits>
 
 using namespace tfc;
@@ -43,14 +42,91 @@ using kernels::Pool2DShape;
 /// sizes and index sums stay far from int64 overflow.
 constexpr int64_t kMaxElements = int64_t(1) << 56;
 
-/// Channels per block: the accumulators of one block live on the stack. Not
-/// a compile-time trip count: GCC then unrolls the loops completely before
-/// vectorizing them, and the select-heavy ones end up scalar (2.5-6x
-/// slower in bench_pool.cpp).
-constexpr int64_t kBlock = 256;
-/// An integer as wide as T: masks next to T in one vector loop.
-template <class T>
-using SameWidthInt = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+/// 16-byte vectors: GCC splits wider ones into scalars without AVX.
+/// `Unaligned` accesses them at any element boundary (typed accesses, not
+/// memcpy: those may alias the kernels' pointers, which then get reloaded
+/// after each store).
+template <class T> struct VecOf;
+template <> struct VecOf<float> {
+  typedef float type __attribute__((vector_size(16)));
+  typedef float unaligned __attribute__((vector_size(16), aligned(4)));
+};
+template <> struct VecOf<double> {
+  typedef double type __attribute__((vector_size(16)));
+  typedef double unaligned __attribute__((vector_size(16), aligned(8)));
+};
+template <class T> using Vec = typename VecOf<T>::type;
+template <class T> using Unaligned = typename VecOf<T>::unaligned;
+/// What comparing two Vec<T> gives: all ones in the lanes where it holds.
+template <class T> using Mask = decltype(Vec<T>() < Vec<T>());
+template <class T> constexpr int64_t kLanes = sizeof(Vec<T>) / sizeof(T);
+
+template <class T> inline Vec<T> splat(T v) { return Vec<T>() + v; }
+
+/// v where m is set, else 0.
+template <class T> inline Vec<T> keep(Mask<T> m, Vec<T> v) {
+  return Vec<T>(m & Mask<T>(v));
+}
+
+/// Whether a lane of any of the masks is set.
+template <class T, int U> inline bool anySet(const Mask<T> (&masks)[U]) {
+  Mask<T> any = masks[0];
+  for (int u = 1; u < U; ++u)
+    any |= masks[u];
+  for (int64_t l = 0; l < kLanes<T>; ++l)
+    if (any[l])
+      return true;
+  return false;
+}
+
+/// Loads and stores of U whole vectors, vector u at p + u * kLanes.
+template <class T, int U> struct FullLanes {
+  static constexpr int kVecs = U;
+  static Vec<T> load(const T *p, int u) {
+    return *reinterpret_cast<const Unaligned<T> *>(p + u * kLanes<T>);
+  }
+  static void store(T *p, int u, Vec<T> v) {
+    *reinterpret_cast<Unaligned<T> *>(p + u * kLanes<T>) = v;
+  }
+};
+/// Loads and stores of the first n lanes of one vector (the channels'
+/// tail); the other lanes load as zero and are never stored.
+template <class T> struct PartialLanes {
+  static constexpr int kVecs = 1;
+  int64_t n;
+  Vec<T> load(const T *p, int) const {
+    Vec<T> v = {};
+    for (int64_t l = 0; l < n; ++l)
+      v[l] = p[l];
+    return v;
+  }
+  void store(T *p, int, Vec<T> v) const {
+    for (int64_t l = 0; l < n; ++l)
+      p[l] = v[l];
+  }
+};
+
+/// Vectors per step of the channel loops: independent accumulators hide
+/// the latency of adds and compares (one vector a step ran 1.3x slower).
+constexpr int kUnroll = 4;
+
+/// Calls f(e, lanes) for consecutive channel chunks [e, e + lanes.kVecs *
+/// kLanes) of [0, c), `lanes` loading and storing those (PartialLanes for
+/// the tail).
+template <class T, class F> inline void forEachChunk(int64_t c, F &&f) {
+  int64_t e = 0;
+  for (; e + kUnroll * kLanes<T> <= c; e += kUnroll * kLanes<T>)
+    f(e, FullLanes<T, kUnroll>());
+  for (; e + kLanes<T> <= c; e += kLanes<T>)
+    f(e, FullLanes<T, 1>());
+  if (e < c)
+    f(e, PartialLanes<T>{c - e});
+}
+
+/// Whether v replaces m as the running maximum: larger, or the first NaN.
+template <class T> inline Mask<T> replaces(Vec<T> v, Vec<T> m) {
+  return (v > m) | ((v != v) & (m == m));
+}
 
 /// The product of dims, or -1 when it overflows or exceeds kMaxElements.
 int64_t boundedProduct(std::initializer_list<int64_t> dims) {
@@ -81,113 +157,97 @@ inline Span covering(int64_t t, int64_t stride, int64_t pad, int64_t k,
   return {lo, std::min(out, (t + pad) / stride + 1)};
 }
 
-/// Work per output row (or input row): the window's elements in reach.
+/// Work per output row: the window's elements in reach.
 int64_t rowCost(const Pool2DShape &s) {
   return s.ow * std::min(s.kh, s.h) * std::min(s.kw, s.w) * s.c;
 }
 
-/// Calls f(p, img, rows, cols, e0, len) for each output pixel p of output
-/// rows [r0, r1) (r = img * oh + i) and each block [e0, e0 + len) of its
-/// channels.
+/// The input pixels of one window inside the input: rows x cols of an
+/// image, the first at element offset `at` (channel 0; the same offset in
+/// x, g and dx).
+struct Window {
+  int64_t at;
+  Span rows, cols;
+
+  /// The part of the window in rows r (within `rows`).
+  Window rowsIn(const Pool2DShape &s, Span r) const {
+    return {at + (r.lo - rows.lo) * s.w * s.c, r, cols};
+  }
+};
+
+/// Calls f(p, win) for each output pixel p of output rows [r0, r1)
+/// (r = img * oh + i; p = r * ow + j) and its window.
 template <class F>
-inline void forEachPixelBlock(const Pool2DShape &s, int64_t r0, int64_t r1,
-                              F &&f) {
-  for (int64_t r = r0; r < r1; ++r) {
-    const int64_t img = r / s.oh, i = r % s.oh;
-    const Span rows = window(i, s.strideH, s.padTop, s.kh, s.h);
-    for (int64_t j = 0; j < s.ow; ++j) {
-      const Span cols = window(j, s.strideW, s.padLeft, s.kw, s.w);
-      const int64_t p = r * s.ow + j;
-      for (int64_t e0 = 0; e0 < s.c; e0 += kBlock)
-        f(p, img, rows, cols, e0, std::min(kBlock, s.c - e0));
-    }
+inline void forEachWindow(const Pool2DShape &s, int64_t img, int64_t i,
+                          F &&f) {
+  const Span rows = window(i, s.strideH, s.padTop, s.kh, s.h);
+  const int64_t rowAt = (img * s.h + rows.lo) * s.w * s.c;
+  for (int64_t j = 0; j < s.ow; ++j) {
+    const Span cols = window(j, s.strideW, s.padLeft, s.kw, s.w);
+    f((img * s.oh + i) * s.ow + j, Window{rowAt + cols.lo * s.c, rows, cols});
   }
 }
 
-/// Calls v(px) for the window's input pixels in row-major order, px
-/// pointing at channel e0 of the pixel.
-template <class T, class V>
-inline void forEachWindowPixel(const Pool2DShape &s, const T *x, int64_t img,
-                               Span rows, Span cols, int64_t e0, V &&v) {
-  for (int64_t yy = rows.lo; yy < rows.hi; ++yy) {
-    const T *row = x + ((img * s.h + yy) * s.w) * s.c + e0;
-    for (int64_t xx = cols.lo; xx < cols.hi; ++xx)
-      v(row + xx * s.c);
-  }
-}
-
-/// Whether v replaces m as the running maximum: larger, or the first NaN
-/// (bitwise ops, not ||, so the loop has no branch to stop vectorization).
-template <class T> inline bool replaces(T v, T m) {
-  return (v > m) | ((v != v) & (m == m));
-}
-
-/// Fills dx by input rows (n, yy) in parallel: each row is zeroed, then
-/// add(p, t, rows, cols, d) runs for every window covering one of its pixels,
-/// with p the window's output pixel, rows x cols its clipped extent, t the
-/// pixel's row-major index within it and d the pixel's c channels of dx.
-template <class T, class Add>
-void gatherGrad(const Pool2DShape &s, T *dx, Add &&add) {
+/// Calls f(px) for the window's pixels in row-major order, px the element
+/// offset of the pixel's channel 0.
+template <class F>
+inline void forEachPixel(const Pool2DShape &s, const Window &win, F &&f) {
   const int64_t rowElems = s.w * s.c;
-  parallel_for(s.n * s.h, rowCost(s), [&](int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r) {
-      const int64_t img = r / s.h, yy = r % s.h;
-      T *dxRow = dx + r * rowElems;
-      std::fill_n(dxRow, rowElems, T(0));
-      const Span is = covering(yy, s.strideH, s.padTop, s.kh, s.oh);
-      for (int64_t i = is.lo; i < is.hi; ++i) {
-        const Span rows = window(i, s.strideH, s.padTop, s.kh, s.h);
-        for (int64_t j = 0; j < s.ow; ++j) {
-          const Span cols = window(j, s.strideW, s.padLeft, s.kw, s.w);
-          const int64_t p = (img * s.oh + i) * s.ow + j;
-          int64_t t = (yy - rows.lo) * cols.size();
-          for (int64_t xx = cols.lo; xx < cols.hi; ++xx, ++t)
-            add(p, t, rows, cols, dxRow + xx * s.c);
-        }
-      }
-    }
+  for (int64_t row = win.at, yy = win.rows.lo; yy < win.rows.hi;
+       ++yy, row += rowElems)
+    for (int64_t px = row, xx = win.cols.lo; xx < win.cols.hi;
+         ++xx, px += s.c)
+      f(px);
+}
+
+/// Runs f(p, win) for every output pixel, in parallel over output rows.
+template <class F> void forEachOutput(const Pool2DShape &s, F &&f) {
+  parallel_for(s.n * s.oh, rowCost(s), [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r)
+      forEachWindow(s, r / s.oh, r % s.oh, f);
   });
 }
 
-/// max_pool2d_grad with window indices of type I.
-template <class T, class I>
-void maxPoolGrad(const Pool2DShape &s, const T *x, const T *dy, T *dx) {
-  const int64_t outElems = s.n * s.oh * s.ow * s.c;
-  std::unique_ptr<void, void (*)(void *)> mem(
-      allocator::allocate(static_cast<size_t>(outElems) * sizeof(I)),
-      allocator::deallocate);
-  I *idx = static_cast<I *>(mem.get());
+/// The first input row that output row i owns (see the file comment);
+/// ownStart(0) = 0 and ownStart(oh) = h, so the rows of [0, oh) own all.
+inline int64_t ownStart(const Pool2DShape &s, int64_t i) {
+  if (i == 0)
+    return 0;
+  if (i == s.oh)
+    return s.h;
+  return std::clamp<int64_t>(i * s.strideH - s.padTop, 0, s.h);
+}
+
+/// Fills dx in one pass over the windows, in parallel over output rows
+/// (see the file comment): calls add(p, win, mine) for each window that
+/// reaches the rows a thread owns, `mine` being the part of the window's
+/// rows it owns, zeroed just before the first add to them.
+template <class T, class Add>
+void scatterGrad(const Pool2DShape &s, T *dx, Add &&add) {
+  const int64_t rowElems = s.w * s.c;
   parallel_for(s.n * s.oh, rowCost(s), [&](int64_t r0, int64_t r1) {
-    forEachPixelBlock(
-        s, r0, r1,
-        [&](int64_t p, int64_t img, Span rows, Span cols, int64_t e0,
-            int64_t len) {
-          T best[kBlock];
-          I id[kBlock];
-          std::fill_n(best, len, -std::numeric_limits<T>::infinity());
-          std::fill_n(id, len, I(0));
-          I t = 0;
-          forEachWindowPixel(s, x, img, rows, cols, e0, [&](const T *px) {
-            for (int64_t e = 0; e < len; ++e) {
-              bool take = replaces(px[e], best[e]);
-              best[e] = take ? px[e] : best[e];
-              id[e] = take ? t : id[e];
-            }
-            ++t;
-          });
-          std::copy_n(id, len, idx + p * s.c + e0);
+    for (int64_t img = r0 / s.oh; img * s.oh < r1; ++img) {
+      const int64_t i0 = std::max(r0 - img * s.oh, int64_t(0));
+      const int64_t i1 = std::min(r1 - img * s.oh, s.oh);
+      const Span own{ownStart(s, i0), ownStart(s, i1)};
+      T *dxImg = dx + img * s.h * rowElems;
+      int64_t zeroed = own.lo;
+      const Span before = covering(own.lo, s.strideH, s.padTop, s.kh, s.oh);
+      for (int64_t i = std::min(i0, before.lo); i < i1; ++i) {
+        const Span rows = window(i, s.strideH, s.padTop, s.kh, s.h);
+        const Span mine{std::max(rows.lo, own.lo), std::min(rows.hi, own.hi)};
+        if (mine.size() <= 0)
+          continue;
+        if (mine.hi > zeroed) {
+          std::fill(dxImg + zeroed * rowElems, dxImg + mine.hi * rowElems,
+                    T(0));
+          zeroed = mine.hi;
+        }
+        forEachWindow(s, img, i, [&](int64_t p, const Window &win) {
+          add(p, win, mine);
         });
-  });
-  const int64_t c = s.c;
-  gatherGrad(s, dx, [&](int64_t p, int64_t t, Span, Span, T *d) {
-    const I *id = idx + p * c;
-    const I at = I(t);
-    const T *g = dy + p * c;
-    // Adding +0 elsewhere leaves d as it is (it starts at +0, so it is never
-    // -0); the unconditional load lets the loop vectorize.
-    for (int64_t e = 0; e < c; ++e) {
-      const T v = g[e];
-      d[e] += id[e] == at ? v : T(0);
+      }
+      std::fill(dxImg + zeroed * rowElems, dxImg + own.hi * rowElems, T(0));
     }
   });
 }
@@ -237,94 +297,147 @@ Pool2DShape pool2d_shape(const char *op, const std::vector<int64_t> &input,
 }
 
 template <class T> void max_pool2d(const Pool2DShape &s, const T *x, T *y) {
-  parallel_for(s.n * s.oh, rowCost(s), [&](int64_t r0, int64_t r1) {
-    forEachPixelBlock(
-        s, r0, r1,
-        [&](int64_t p, int64_t img, Span rows, Span cols, int64_t e0,
-            int64_t len) {
-          // A plain maximum (one maxps; NaNs never replace m) and whether
-          // a NaN was seen: cheaper than replaces() on SSE2.
-          T m[kBlock];
-          SameWidthInt<T> nan[kBlock];
-          std::fill_n(m, len, -std::numeric_limits<T>::infinity());
-          std::fill_n(nan, len, 0);
-          forEachWindowPixel(s, x, img, rows, cols, e0, [&](const T *px) {
-            for (int64_t e = 0; e < len; ++e) {
-              m[e] = px[e] > m[e] ? px[e] : m[e];
-              nan[e] |= px[e] != px[e];
-            }
-          });
-          T *out = y + p * s.c + e0;
-          for (int64_t e = 0; e < len; ++e)
-            out[e] = nan[e] ? std::numeric_limits<T>::quiet_NaN() : m[e];
-        });
+  forEachOutput(s, [&](int64_t p, const Window &win) {
+    forEachChunk<T>(s.c, [&](int64_t e, auto lanes) {
+      constexpr int U = lanes.kVecs;
+      // A plain maximum (maxps: NaNs never replace m) and whether a NaN
+      // was seen: cheaper than replaces() on SSE2.
+      Vec<T> m[U];
+      Mask<T> nan[U] = {};
+      std::fill_n(m, U, splat(-std::numeric_limits<T>::infinity()));
+      forEachPixel(s, win, [&](int64_t px) {
+        for (int u = 0; u < U; ++u) {
+          const Vec<T> v = lanes.load(x + px + e, u);
+          m[u] = v > m[u] ? v : m[u];
+          nan[u] |= v != v;
+        }
+      });
+      for (int u = 0; u < U; ++u)
+        lanes.store(y + p * s.c + e, u,
+                    nan[u] ? splat(std::numeric_limits<T>::quiet_NaN())
+                           : m[u]);
+    });
   });
 }
 
 template <class T>
 void max_pool2d_grad_grad(const Pool2DShape &s, const T *x, const T *g, T *y) {
-  parallel_for(s.n * s.oh, rowCost(s), [&](int64_t r0, int64_t r1) {
-    forEachPixelBlock(
-        s, r0, r1,
-        [&](int64_t p, int64_t img, Span rows, Span cols, int64_t e0,
-            int64_t len) {
-          T best[kBlock], picked[kBlock];
-          std::fill_n(best, len, -std::numeric_limits<T>::infinity());
-          // The first element is picked unless another replaces it.
-          const T *first =
-              g + ((img * s.h + rows.lo) * s.w + cols.lo) * s.c + e0;
-          std::copy_n(first, len, picked);
-          forEachWindowPixel(s, x, img, rows, cols, e0, [&](const T *px) {
-            const T *gp = g + (px - x);
-            for (int64_t e = 0; e < len; ++e) {
-              bool take = replaces(px[e], best[e]);
-              best[e] = take ? px[e] : best[e];
-              picked[e] = take ? gp[e] : picked[e];
-            }
-          });
-          std::copy_n(picked, len, y + p * s.c + e0);
-        });
+  forEachOutput(s, [&](int64_t p, const Window &win) {
+    forEachChunk<T>(s.c, [&](int64_t e, auto lanes) {
+      constexpr int U = lanes.kVecs;
+      Vec<T> best[U], picked[U];
+      std::fill_n(best, U, splat(-std::numeric_limits<T>::infinity()));
+      // The first element is picked unless another replaces it.
+      for (int u = 0; u < U; ++u)
+        picked[u] = lanes.load(g + win.at + e, u);
+      forEachPixel(s, win, [&](int64_t px) {
+        for (int u = 0; u < U; ++u) {
+          const Vec<T> v = lanes.load(x + px + e, u);
+          const Mask<T> take = replaces<T>(v, best[u]);
+          best[u] = take ? v : best[u];
+          picked[u] = take ? lanes.load(g + px + e, u) : picked[u];
+        }
+      });
+      for (int u = 0; u < U; ++u)
+        lanes.store(y + p * s.c + e, u, picked[u]);
+    });
   });
 }
 
 template <class T> void avg_pool2d(const Pool2DShape &s, const T *x, T *y) {
-  parallel_for(s.n * s.oh, rowCost(s), [&](int64_t r0, int64_t r1) {
-    forEachPixelBlock(s, r0, r1,
-                      [&](int64_t p, int64_t img, Span rows, Span cols,
-                          int64_t e0, int64_t len) {
-                        T sum[kBlock];
-                        std::fill_n(sum, len, T(0));
-                        forEachWindowPixel(s, x, img, rows, cols, e0,
-                                           [&](const T *px) {
-                                             for (int64_t e = 0; e < len; ++e)
-                                               sum[e] += px[e];
-                                           });
-                        const T count = T(rows.size() * cols.size());
-                        T *out = y + p * s.c + e0;
-                        for (int64_t e = 0; e < len; ++e)
-                          out[e] = sum[e] / count;
-                      });
+  forEachOutput(s, [&](int64_t p, const Window &win) {
+    const T count = T(win.rows.size() * win.cols.size());
+    forEachChunk<T>(s.c, [&](int64_t e, auto lanes) {
+      constexpr int U = lanes.kVecs;
+      Vec<T> sum[U] = {};
+      forEachPixel(s, win, [&](int64_t px) {
+        for (int u = 0; u < U; ++u)
+          sum[u] += lanes.load(x + px + e, u);
+      });
+      for (int u = 0; u < U; ++u)
+        lanes.store(y + p * s.c + e, u, sum[u] / count);
+    });
   });
 }
 
 template <class T>
 void max_pool2d_grad(const Pool2DShape &s, const T *x, const T *dy, T *dx) {
-  // Narrow indices halve the scratch traffic; a window of more than
-  // INT32_MAX elements (clipped to the input) needs 64 bits.
-  if (std::min(s.kh, s.h) * std::min(s.kw, s.w) <= INT32_MAX)
-    maxPoolGrad<T, int32_t>(s, x, dy, dx);
-  else
-    maxPoolGrad<T, int64_t>(s, x, dy, dx);
+  scatterGrad(s, dx, [&](int64_t p, const Window &win, Span mine) {
+    const Window above = win.rowsIn(s, {win.rows.lo, mine.lo});
+    const Window inside = win.rowsIn(s, mine);
+    forEachChunk<T>(s.c, [&](int64_t e, auto lanes) {
+      constexpr int U = lanes.kVecs;
+      // The maximum, NaN if the window holds one: then no element equals
+      // it and the first NaN is the first maximum.
+      Vec<T> m[U];
+      Mask<T> nan[U] = {};
+      std::fill_n(m, U, splat(-std::numeric_limits<T>::infinity()));
+      forEachPixel(s, win, [&](int64_t px) {
+        for (int u = 0; u < U; ++u) {
+          const Vec<T> v = lanes.load(x + px + e, u);
+          m[u] = v > m[u] ? v : m[u];
+          nan[u] |= v != v;
+        }
+      });
+      for (int u = 0; u < U; ++u)
+        m[u] = nan[u] ? splat(std::numeric_limits<T>::quiet_NaN()) : m[u];
+      Vec<T> g[U];
+      for (int u = 0; u < U; ++u)
+        g[u] = lanes.load(dy + p * s.c + e, u);
+      // Which elements are the first maximum of their lane. Without NaNs
+      // (nearly always) that is the first equal to m: m then gets all bits
+      // set (a NaN), so that later ties equal nothing.
+      auto scatter = [&](auto nans) {
+        Mask<T> found[U] = {};
+        auto firstMax = [&](int64_t px, int u) {
+          const Vec<T> v = lanes.load(x + px + e, u);
+          if constexpr (nans) {
+            const Mask<T> max = (v == m[u]) | (v != v);
+            const Mask<T> first = max & ~found[u];
+            found[u] |= max;
+            return first;
+          } else {
+            const Mask<T> first = v == m[u];
+            m[u] = Vec<T>(Mask<T>(m[u]) | first);
+            return first;
+          }
+        };
+        // Rows another thread owns still decide which maximum comes first.
+        forEachPixel(s, above, [&](int64_t px) {
+          for (int u = 0; u < U; ++u)
+            firstMax(px, u);
+        });
+        forEachPixel(s, inside, [&](int64_t px) {
+          for (int u = 0; u < U; ++u) {
+            const Mask<T> first = firstMax(px, u);
+            lanes.store(dx + px + e, u,
+                        lanes.load(dx + px + e, u) + keep<T>(first, g[u]));
+          }
+        });
+      };
+      if (anySet<T>(nan))
+        scatter(std::true_type());
+      else
+        scatter(std::false_type());
+    });
+  });
 }
 
 template <class T>
 void avg_pool2d_grad(const Pool2DShape &s, const T *dy, T *dx) {
-  const int64_t c = s.c;
-  gatherGrad(s, dx, [&](int64_t p, int64_t, Span rows, Span cols, T *d) {
-    const T *g = dy + p * c;
-    const T scale = T(1) / T(rows.size() * cols.size());
-    for (int64_t e = 0; e < c; ++e)
-      d[e] += g[e] * scale;
+  scatterGrad(s, dx, [&](int64_t p, const Window &win, Span mine) {
+    const T scale = T(1) / T(win.rows.size() * win.cols.size());
+    const Window inside = win.rowsIn(s, mine);
+    forEachChunk<T>(s.c, [&](int64_t e, auto lanes) {
+      constexpr int U = lanes.kVecs;
+      Vec<T> g[U];
+      for (int u = 0; u < U; ++u)
+        g[u] = lanes.load(dy + p * s.c + e, u) * scale;
+      forEachPixel(s, inside, [&](int64_t px) {
+        for (int u = 0; u < U; ++u)
+          lanes.store(dx + px + e, u, lanes.load(dx + px + e, u) + g[u]);
+      });
+    });
   });
 }
 

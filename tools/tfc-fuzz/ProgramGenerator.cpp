@@ -351,6 +351,13 @@ private:
   bool genOneHot();
   bool genConv();
   bool genPool();
+  bool genGather();
+  bool genSegmentSum();
+  bool genCumsum();
+  bool genTopK();
+  bool genSparseCrossEntropy();
+  bool genRandom();
+  int indexConstant(const std::vector<int64_t> &shape, int64_t lo, int64_t hi);
   bool genIf();
   bool genWhile();
   bool genPrint();
@@ -900,8 +907,12 @@ bool Generator::genOne() {
       {&Generator::genArgmax, 3},       {&Generator::genSoftmax, 3},
       {&Generator::genCrossEntropy, 1}, {&Generator::genOneHot, 2},
       {&Generator::genConv, 3},         {&Generator::genPool, 3},
-      {&Generator::genIf, 4},           {&Generator::genWhile, 4},
-      {&Generator::genPrint, 1},        {&Generator::genAssert, 1}};
+      {&Generator::genGather, 3},       {&Generator::genSegmentSum, 2},
+      {&Generator::genCumsum, 2},       {&Generator::genTopK, 2},
+      {&Generator::genSparseCrossEntropy, 1},
+      {&Generator::genRandom, 1},       {&Generator::genIf, 4},
+      {&Generator::genWhile, 4},        {&Generator::genPrint, 1},
+      {&Generator::genAssert, 1}};
   std::vector<double> weights;
   for (const Entry &e : table)
     weights.push_back(e.weight);
@@ -925,7 +936,7 @@ bool Generator::genUnary() {
     ops.insert(ops.end(), {"neg", "abs", "square", "relu"});
     if (isFloat(dt))
       ops.insert(ops.end(), {"exp", "log", "log1p", "sqrt", "sin", "cos",
-                             "tanh", "sigmoid", "exp", "log", "tanh"});
+                             "tanh", "sigmoid", "exp", "log", "tanh", "erf"});
     // floor jumps at every integer: exact operands only.
     if (isFloat(dt) && x.err == 0)
       ops.push_back("floor");
@@ -984,6 +995,10 @@ bool Generator::genUnary() {
   } else if (op == "sigmoid") {
     bound = 1;
     err = x.err / 4 + transcendental(dt, 1);
+  } else if (op == "erf") {
+    // Slope at most 2 / sqrt(pi).
+    bound = std::min(x.bound, 1.0);
+    err = 1.13 * x.err + transcendental(dt, 1);
   } else if (op == "floor") {
     bound = x.bound + 1;
     err = 0; // exact operand, exact result
@@ -1522,6 +1537,183 @@ bool Generator::genOneHot() {
   return define("tfc.one_hot " + use(a) + ", depth = " + std::to_string(depth) +
                     " : " + typeString(x.type) + " -> " + typeString(t),
                 t, 1, 0, true) >= 0;
+}
+
+/// An int32 or int64 constant of `shape` with elements in [lo, hi).
+int Generator::indexConstant(const std::vector<int64_t> &shape, int64_t lo,
+                             int64_t hi) {
+  TType t{chance(0.5) ? DType::Int32 : DType::Int64, shape, {}};
+  std::vector<std::string> text;
+  double bound = 0;
+  for (int64_t i = 0; i < numelOf(shape); ++i) {
+    int64_t v = uniform(lo, hi - 1);
+    bound = std::max(bound, std::fabs(static_cast<double>(v)));
+    text.push_back(std::to_string(v));
+  }
+  std::string literal;
+  if (shape.empty()) {
+    literal = text.front();
+  } else {
+    size_t next = 0;
+    literal = nestedLiteral(text, shape, 0, next);
+  }
+  return define("tfc.constant dense<" + literal + "> : " + typeString(t), t,
+                bound, 0);
+}
+
+bool Generator::genGather() {
+  int a = pick([](const Val &v) { return v.type.rank() >= 1; });
+  if (a < 0)
+    return false;
+  Val x = val(a);
+  int64_t axis = uniform(0, x.type.rank() - 1);
+  int64_t n = x.type.shape[axis];
+  if (n == 0)
+    return false;
+  std::vector<int64_t> ishape;
+  for (int64_t r = uniform(0, 2); r > 0; --r)
+    ishape.push_back(uniform(1, 3));
+  int idx = indexConstant(ishape, 0, n);
+  TType t{x.type.dtype, {}, {}};
+  for (int64_t d = 0; d < x.type.rank(); ++d) {
+    if (d == axis) {
+      for (int64_t s : ishape)
+        t.insertDim(t.rank(), s);
+      continue;
+    }
+    t.insertDim(t.rank(), x.type.shape[d], x.type.isDyn(d));
+  }
+  const Val &iv = val(idx);
+  return define("tfc.gather " + use(a) + ", " + use(idx) + ", axis = " +
+                    std::to_string(axis) + " : (" + typeString(x.type) + ", " +
+                    typeString(iv.type) + ") -> " + typeString(t),
+                t, x.bound, x.err, true) >= 0;
+}
+
+bool Generator::genSegmentSum() {
+  int a = pick([](const Val &v) {
+    return isNumeric(v.type.dtype) && v.type.rank() >= 1 && !v.type.isDyn(0);
+  });
+  if (a < 0)
+    return false;
+  Val x = val(a);
+  DType dt = x.type.dtype;
+  int64_t m = x.type.shape[0], n = uniform(1, 5);
+  // Integer sums must not wrap: small operands only.
+  if (!isFloat(dt)) {
+    a = tame(a, 1 << 20);
+    x = val(a);
+  }
+  // Ids in [-1, n): -1 drops its slice.
+  int ids = indexConstant({m}, -1, n);
+  TType t = x.type;
+  t.shape[0] = n;
+  double terms = static_cast<double>(std::max<int64_t>(m, 1));
+  double bound = terms * x.bound;
+  double err = isFloat(dt) ? terms * x.err + 2 * terms * unitRoundoff(dt) * bound
+                           : 0;
+  const Val &iv = val(ids);
+  return define("tfc.unsorted_segment_sum " + use(a) + ", " + use(ids) +
+                    ", num_segments = " + std::to_string(n) + " : (" +
+                    typeString(x.type) + ", " + typeString(iv.type) + ") -> " +
+                    typeString(t),
+                t, bound, err, true) >= 0;
+}
+
+bool Generator::genCumsum() {
+  int a = pick([](const Val &v) {
+    return isNumeric(v.type.dtype) && v.type.rank() >= 1;
+  });
+  if (a < 0)
+    return false;
+  Val x = val(a);
+  DType dt = x.type.dtype;
+  if (!isFloat(dt)) {
+    a = tame(a, 1 << 20);
+    x = val(a);
+  }
+  int64_t axis = uniform(0, x.type.rank() - 1);
+  double terms = static_cast<double>(std::max<int64_t>(x.type.shape[axis], 1));
+  double bound = terms * x.bound;
+  double err = isFloat(dt) ? terms * x.err + 2 * terms * unitRoundoff(dt) * bound
+                           : 0;
+  bool exclusive = chance(0.5), reverse = chance(0.5);
+  return define("tfc.cumsum " + use(a) + ", axis = " + std::to_string(axis) +
+                    ", exclusive = " + (exclusive ? "true" : "false") +
+                    ", reverse = " + (reverse ? "true" : "false") + " : " +
+                    typeString(x.type),
+                x.type, bound, err, true) >= 0;
+}
+
+bool Generator::genTopK() {
+  // The order of exact values only: one ulp could swap two.
+  int a = pick([](const Val &v) {
+    return isNumeric(v.type.dtype) && v.type.rank() >= 1 && v.err == 0 &&
+           !v.type.isDyn(v.type.rank() - 1);
+  });
+  if (a < 0)
+    return false;
+  Val x = val(a);
+  // k >= 1: later ops are not generated for empty tensors.
+  int64_t n = x.type.shape.back();
+  if (n == 0)
+    return false;
+  int64_t k = uniform(1, n);
+  TType t = x.type.withDType(DType::Int32);
+  t.shape.back() = k;
+  return define("tfc.top_k_indices " + use(a) + ", k = " + std::to_string(k) +
+                    " : " + typeString(x.type) + " -> " + typeString(t),
+                t, static_cast<double>(std::max<int64_t>(n - 1, 0)), 0,
+                true) >= 0;
+}
+
+bool Generator::genSparseCrossEntropy() {
+  int a = pick([](const Val &v) {
+    return isFloat(v.type.dtype) && v.type.rank() >= 1 &&
+           !v.type.isDyn(v.type.rank() - 1) && v.type.shape.back() > 0;
+  });
+  if (a < 0)
+    return false;
+  Val x = val(a);
+  DType dt = x.type.dtype;
+  int64_t n = x.type.shape.back();
+  std::vector<int64_t> lshape(x.type.shape.begin(), x.type.shape.end() - 1);
+  int lab = indexConstant(lshape, 0, n);
+  TType lt = val(lab).type;
+  TType t = x.type;
+  t.eraseDim(t.rank() - 1);
+  // Labels of the logits' leading type (dynamic dims included).
+  for (int64_t d = 0; d < lt.rank(); ++d)
+    if (t.isDyn(d))
+      lt.setDyn(d, true);
+  if (lt.hasDyn())
+    lab = dynamize(lab, lt);
+  double bound = 2 * x.bound + std::log(static_cast<double>(n));
+  double err = 2 * x.err + kTranscendentalUlps * unitRoundoff(dt) *
+                               (static_cast<double>(n) + bound + 1);
+  return define("tfc.sparse_softmax_cross_entropy " + use(lab) + ", " + use(a) +
+                    " : (" + typeString(lt) + ", " + typeString(x.type) +
+                    ") -> " + typeString(t),
+                t, bound, err, true) >= 0;
+}
+
+bool Generator::genRandom() {
+  TType st{DType::Int64, {2}, {}};
+  int64_t key = uniform(0, int64_t(1) << 40), counter = uniform(0, 1 << 20);
+  int s = define("tfc.constant dense<[" + std::to_string(key) + ", " +
+                     std::to_string(counter) + "]> : " + typeString(st),
+                 st, static_cast<double>(key), 0);
+  DType dt = chance(0.5) ? DType::Float32 : DType::Float64;
+  TType t{dt, {}, {}};
+  for (int64_t r = uniform(0, 3); r > 0; --r)
+    t.insertDim(t.rank(), uniform(1, 4));
+  std::string dist = pickOf(std::vector<std::string>{"uniform", "normal",
+                                                     "truncated_normal"});
+  // Both modes call the runtime's kernel: the same bits.
+  double bound = dist == "uniform" ? 1 : dist == "normal" ? 9 : 2;
+  return define("tfc.philox_random " + use(s) + ", \"" + dist + "\" : " +
+                    typeString(st) + " -> " + typeString(t),
+                t, bound, 0, true) >= 0;
 }
 
 /// A small NHWC image of dtype `dt`: batch 1-2, height and width 1-6,

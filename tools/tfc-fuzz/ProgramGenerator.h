@@ -110,6 +110,30 @@ struct GeneratedProgram {
   int primaryOps = 0;
 };
 
+/// Op families rare next to the others: the testers say how many programs
+/// held one (and how many of those agreed).
+struct OpFamily {
+  const char *name;              ///< "conv", "pooling", ...
+  std::vector<const char *> ops; ///< Their mnemonics, "tfc.conv2d", ...
+  bool in(const std::string &programText) const {
+    for (const char *op : ops)
+      if (programText.find(op) != std::string::npos)
+        return true;
+    return false;
+  }
+};
+inline const std::vector<OpFamily> &countedFamilies() {
+  static const std::vector<OpFamily> families = {
+      {"conv", {"tfc.conv2d"}},
+      {"pooling", {"tfc.max_pool2d", "tfc.avg_pool2d"}},
+      {"gather", {"tfc.gather", "tfc.unsorted_segment_sum"}},
+      {"scan", {"tfc.cumsum", "tfc.top_k_indices"}},
+      {"sparse cross entropy", {"tfc.sparse_softmax_cross_entropy"}},
+      {"erf", {"tfc.erf"}},
+      {"random", {"tfc.philox_random"}}};
+  return families;
+}
+
 /// Generates the program of `seed`. Never throws for valid options.
 GeneratedProgram generateProgram(uint64_t seed,
                                  const GeneratorOptions &options = {});

@@ -150,7 +150,7 @@ std::string vec(const std::array<int64_t, 2> &v) {
 
 Case Gen::next() {
   using V = const std::vector<Tensor> &;
-  switch (pick(0, 19)) {
+  switch (pick(0, 25)) {
   case 0: { // unary math
     static const std::pair<const char *,
                            Tensor (*)(const Tensor &, std::source_location)>
@@ -427,6 +427,79 @@ Case Gen::next() {
               }};
     }
   }
+  case 20: { // gather: indices in [-3, 3], so some out of range
+    Tensor p = tensor();
+    DType it = coin(0.9) ? (coin() ? DType::Int32 : DType::Int64) : dtype();
+    int64_t ax = axis(p.rank());
+    return {"gather axis " + std::to_string(ax),
+            {p, tensor(it, shape(2))},
+            [ax](V a) { return gather(a[0], a[1], ax); }};
+  }
+  case 21: { // unsorted_segment_sum: ids of a prefix of data's shape
+    DType t = coin(0.8) ? floating() : dtype();
+    std::vector<int64_t> s = shape();
+    std::vector<int64_t> ids(s.begin(), s.begin() + pick(0, int64_t(s.size())));
+    if (coin(0.1))
+      ids = near(ids);
+    int64_t n = pick(-1, 4);
+    return {"unsorted_segment_sum num_segments " + std::to_string(n),
+            {tensor(t, s), tensor(coin(0.9) ? DType::Int32 : dtype(), ids)},
+            [n](V a) { return unsorted_segment_sum(a[0], a[1], n); }};
+  }
+  case 22: {
+    Tensor x = tensor();
+    int64_t ax = axis(x.rank());
+    bool exclusive = coin(), rev = coin();
+    return {"cumsum axis " + std::to_string(ax) +
+                (exclusive ? " exclusive" : "") + (rev ? " reverse" : ""),
+            {x},
+            [ax, exclusive, rev](V a) {
+              return cumsum(a[0], ax, exclusive, rev);
+            }};
+  }
+  case 23: {
+    Tensor x = tensor();
+    int64_t k = pick(-1, 4);
+    bool values = coin();
+    return {std::string("top_k ") + (values ? "values" : "indices") + " k " +
+                std::to_string(k),
+            {x},
+            [k, values](V a) {
+              auto r = top_k(a[0], k);
+              return values ? r.first : r.second;
+            }};
+  }
+  case 24: { // labels in [-3, 3]: some outside the classes
+    DType t = coin(0.9) ? floating() : dtype();
+    std::vector<int64_t> s = shape();
+    if (s.empty())
+      s.push_back(pick(1, 4));
+    std::vector<int64_t> l(s.begin(), s.end() - 1);
+    if (coin(0.1))
+      l = near(l);
+    return {"sparse_softmax_cross_entropy_with_logits",
+            {tensor(coin(0.9) ? DType::Int32 : dtype(), l), tensor(t, s)},
+            [](V a) {
+              return sparse_softmax_cross_entropy_with_logits(a[0], a[1]);
+            }};
+  }
+  case 25: {
+    Tensor x = tensor();
+    switch (pick(0, 2)) {
+    case 0:
+      return {"erf", {x}, [](V a) { return erf(a[0]); }};
+    case 1: {
+      bool approx = coin();
+      return {std::string("gelu") + (approx ? " approximate" : ""), {x},
+              [approx](V a) { return gelu(a[0], approx); }};
+    }
+    default: {
+      std::vector<int64_t> ax = axes(x.rank());
+      return {"reverse " + vec(ax), {x},
+              [ax](V a) { return reverse(a[0], ax); }};
+    }
+    }
+  }
   default: {
     DType it = coin(0.8) ? DType::Int32 : dtype();
     int64_t depth = pick(-1, 5);
@@ -507,6 +580,12 @@ int main(int argc, char **argv) {
     Gen g(seed * 1000003 + uint64_t(i));
     Case c = g.next();
     std::vector<Tensor> args = c.args;
+    if (verbose) { // before running: a crash is then attributable
+      std::cout << i << ": " << c.what << " on";
+      for (const Tensor &t : c.args)
+        std::cout << " " << to_string(t.dtype()) << shape_to_string(t.shape());
+      std::cout << std::endl;
+    }
     auto call = [&](auto &fn) -> Tensor {
       switch (args.size()) {
       case 1:

@@ -93,8 +93,9 @@ int main(int argc, char **argv) {
     std::signal(sig, onCrash);
 
   unsigned agreed = 0, disagreed = 0, errors = 0, skipped = 0, fdSkipped = 0,
-           noted = 0, withConv = 0, convAgreed = 0, withPool = 0,
-           poolAgreed = 0;
+           noted = 0;
+  std::vector<unsigned> withFamily(countedFamilies().size()),
+      familyAgreed(countedFamilies().size());
   long fdChecked = 0, fdNonSmooth = 0;
   std::map<std::string, unsigned> skipReasons;
   auto start = std::chrono::steady_clock::now();
@@ -104,15 +105,11 @@ int main(int argc, char **argv) {
                   std::to_string(s) + "\n";
     GeneratedProgram program = generateProgram(s, gen);
     GradResult r = runGradientDifferential(program, options);
-    // The conv and pooling ops are rare next to the others: say how often
-    // they ran.
-    bool conv = program.text.find("tfc.conv2d") != std::string::npos;
-    withConv += conv;
-    convAgreed += conv && r.outcome == GradOutcome::Agreed;
-    bool pool = program.text.find("tfc.max_pool2d") != std::string::npos ||
-                program.text.find("tfc.avg_pool2d") != std::string::npos;
-    withPool += pool;
-    poolAgreed += pool && r.outcome == GradOutcome::Agreed;
+    for (size_t f = 0; f < withFamily.size(); ++f) {
+      bool in = countedFamilies()[f].in(program.text);
+      withFamily[f] += in;
+      familyAgreed[f] += in && r.outcome == GradOutcome::Agreed;
+    }
     fdChecked += r.fdChecked;
     fdNonSmooth += r.fdNonSmooth;
     fdSkipped += r.fdSkipped;
@@ -168,10 +165,11 @@ int main(int argc, char **argv) {
                << "differences, " << fdNonSmooth << " left out as non-smooth, "
                << fdSkipped << " programs without finite differences (float64 "
                << "path differs); programs with comparisons left out for "
-               << "known gradient bugs: " << noted << "; " << withConv
-               << " with conv ops, " << convAgreed << " of them agreed; "
-               << withPool << " with pooling ops, " << poolAgreed
-               << " of them agreed";
+               << "known gradient bugs: " << noted;
+  for (size_t f = 0; f < withFamily.size(); ++f)
+    llvm::outs() << "; " << withFamily[f] << " with "
+                 << countedFamilies()[f].name << " ops, " << familyAgreed[f]
+                 << " of them agreed";
   if (verbose)
     llvm::outs() << " (" << llvm::format("%.1f", seconds) << " s)";
   llvm::outs() << "\n";

@@ -142,7 +142,8 @@ int main(int argc, char **argv) {
   std::signal(SIGBUS, onCrash);
   std::signal(SIGILL, onCrash);
 
-  unsigned agreed = 0, disagreed = 0, errors = 0, withConv = 0, withPool = 0;
+  unsigned agreed = 0, disagreed = 0, errors = 0;
+  std::vector<unsigned> withFamily(countedFamilies().size());
   auto start = std::chrono::steady_clock::now();
   for (unsigned i = 0; i < count; ++i) {
     uint64_t s = seed + i;
@@ -162,11 +163,8 @@ int main(int argc, char **argv) {
       crashPath = std::string(path);
     }
 
-    // The conv and pooling ops are rare next to the others: say how often
-    // they ran.
-    withConv += program.text.find("tfc.conv2d") != std::string::npos;
-    withPool += program.text.find("tfc.max_pool2d") != std::string::npos ||
-                program.text.find("tfc.avg_pool2d") != std::string::npos;
+    for (size_t f = 0; f < withFamily.size(); ++f)
+      withFamily[f] += countedFamilies()[f].in(program.text);
     DiffResult result = runDifferential(program, compile);
     switch (result.outcome) {
     case Outcome::Agreed:
@@ -204,8 +202,10 @@ int main(int argc, char **argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   llvm::outs() << count << " programs, " << agreed << " agreed, " << disagreed
-               << " disagreed, " << errors << " errors; " << withConv
-               << " with conv ops, " << withPool << " with pooling ops";
+               << " disagreed, " << errors << " errors";
+  for (size_t f = 0; f < withFamily.size(); ++f)
+    llvm::outs() << (f ? ", " : "; ") << withFamily[f] << " with "
+                 << countedFamilies()[f].name << " ops";
   if (verbose)
     llvm::outs() << " (" << llvm::format("%.1f", seconds) << " s)";
   llvm::outs() << "\n";

@@ -7,8 +7,8 @@
 //                         leave the buffer); on the CPU its library_call
 //                         makes tfc-linalg-to-blas copy whole rows with the
 //                         runtime's kernel instead
-//   unsorted_segment_sum  a linalg.generic over [num_segments, inner] that
-//                         reduces over the ids, out[s, j] += (ids[i] == s ?
+//   unsorted_segment_sum  a linalg.generic over the result that reduces
+//                         over the ids, out[s, j] += (ids[i] == s ?
 //                         data[i, j] : 0): every back end can run it (the
 //                         GPU maps (s, j) to threads); on the CPU its
 //                         library_call makes tfc-linalg-to-blas call the
@@ -97,95 +97,42 @@ struct UnsortedSegmentSumLowering
     MLIRContext *ctx = rewriter.getContext();
     Value data = adaptor.getData(), ids = adaptor.getSegmentIds();
     auto dataType = cast<RankedTensorType>(data.getType());
-    auto idsType = cast<RankedTensorType>(ids.getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     Type elt = resultType.getElementType();
-    int64_t r = idsType.getRank(), k = dataType.getRank() - r;
-    int64_t n = op.getNumSegments();
-
-    // Flatten to ids [m], data [m, inner], out [n, inner]: one generic and
-    // one library call serve every rank.
-    auto collapse = [&](Value v, int64_t from, int64_t to,
-                        int64_t rankOf) -> Value {
-      // Groups: [0, from) unchanged, [from, to) merged, the rest unchanged.
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t d = 0; d < from; ++d)
-        groups.push_back({d});
-      ReassociationIndices merged;
-      for (int64_t d = from; d < to; ++d)
-        merged.push_back(d);
-      groups.push_back(merged);
-      for (int64_t d = to; d < rankOf; ++d)
-        groups.push_back({d});
-      return tensor::CollapseShapeOp::create(rewriter, loc, v, groups);
-    };
-    auto expandUnit = [&](Value v) -> Value {
-      // [x] -> [x, 1].
-      auto t = cast<RankedTensorType>(v.getType());
-      SmallVector<OpFoldResult> shape = {
-          t.isDynamicDim(0)
-              ? OpFoldResult(tensor::DimOp::create(rewriter, loc, v, 0))
-              : OpFoldResult(rewriter.getIndexAttr(t.getDimSize(0))),
-          rewriter.getIndexAttr(1)};
-      return tensor::ExpandShapeOp::create(
-          rewriter, loc,
-          RankedTensorType::get({t.getDimSize(0), 1}, t.getElementType()), v,
-          SmallVector<ReassociationIndices>{{0, 1}}, shape);
-    };
-    if (r == 0) {
-      // One slice: expand the id and the data to a leading unit dim.
-      ids = tensor::ExpandShapeOp::create(
-          rewriter, loc, RankedTensorType::get({1}, idsType.getElementType()),
-          ids, SmallVector<ReassociationIndices>{},
-          SmallVector<OpFoldResult>{rewriter.getIndexAttr(1)});
-      SmallVector<int64_t> shape = {1};
-      llvm::append_range(shape, dataType.getShape());
-      SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1)};
-      for (int64_t d = 0; d < dataType.getRank(); ++d)
-        sizes.push_back(
-            dataType.isDynamicDim(d)
-                ? OpFoldResult(tensor::DimOp::create(rewriter, loc, data, d))
-                : OpFoldResult(rewriter.getIndexAttr(dataType.getDimSize(d))));
-      SmallVector<ReassociationIndices> groups;
-      if (dataType.getRank() > 0) {
-        groups.push_back({0, 1});
-        for (int64_t d = 1; d < dataType.getRank(); ++d)
-          groups.push_back({d + 1});
-      }
-      data = tensor::ExpandShapeOp::create(
-          rewriter, loc, RankedTensorType::get(shape, elt), data, groups,
-          sizes);
-      r = 1;
-    }
-    if (r > 1) {
-      ids = collapse(ids, 0, r, r);
-      data = collapse(data, 0, r, r + k);
-    }
-    if (k == 0)
-      data = expandUnit(data);
-    else if (k > 1)
-      data = collapse(data, 1, 1 + k, 1 + k);
-    auto flatData = cast<RankedTensorType>(data.getType());
-    auto flatOut = RankedTensorType::get({n, flatData.getDimSize(1)}, elt);
+    int64_t r = cast<RankedTensorType>(ids.getType()).getRank();
+    int64_t k = dataType.getRank() - r;
     SmallVector<Value> dyn;
-    if (flatOut.isDynamicDim(1))
-      dyn.push_back(tensor::DimOp::create(rewriter, loc, data, 1));
-    Value init = emptyTensor(rewriter, loc, flatOut, dyn);
-    Value zero = zeroOf(rewriter, loc, elt);
-    init = linalg::FillOp::create(rewriter, loc, zero, init).getResult(0);
-    AffineExpr s = getAffineDimExpr(0, ctx), j = getAffineDimExpr(1, ctx),
-               i = getAffineDimExpr(2, ctx);
-    SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {i}, ctx),
-                                   AffineMap::get(3, 0, {i, j}, ctx),
-                                   AffineMap::get(3, 0, {s, j}, ctx)};
+    for (int64_t d = 1; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d))
+        dyn.push_back(tensor::DimOp::create(rewriter, loc, data, d - 1 + r));
+    Value init = emptyTensor(rewriter, loc, resultType, dyn);
+    init = linalg::FillOp::create(rewriter, loc, zeroOf(rewriter, loc, elt),
+                                  init)
+               .getResult(0);
+    // Iteration (s, j_1..j_k, i_1..i_r), the i reduced (no reshapes: MLIR
+    // 22 crashes on some of their dynamic forms once fusion moves them):
+    // out[s, j] += ids[i] == s ? data[i, j] : 0.
+    unsigned dims = 1 + k + r;
+    SmallVector<AffineExpr> inner, idx;
+    for (int64_t d = 0; d < k; ++d)
+      inner.push_back(getAffineDimExpr(1 + d, ctx));
+    for (int64_t d = 0; d < r; ++d)
+      idx.push_back(getAffineDimExpr(1 + k + d, ctx));
+    SmallVector<AffineExpr> dataExprs(idx), outExprs = {getAffineDimExpr(0, ctx)};
+    llvm::append_range(dataExprs, inner);
+    llvm::append_range(outExprs, inner);
+    SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, idx, ctx),
+                                   AffineMap::get(dims, 0, dataExprs, ctx),
+                                   AffineMap::get(dims, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(1 + k,
+                                               utils::IteratorType::parallel);
+    iterators.append(r, utils::IteratorType::reduction);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{flatOut}, ValueRange{ids, data},
-        ValueRange{init}, maps,
-        {utils::IteratorType::parallel, utils::IteratorType::parallel,
-         utils::IteratorType::reduction},
+        rewriter, loc, TypeRange{resultType}, ValueRange{ids, data},
+        ValueRange{init}, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value seg = arith::IndexCastOp::create(b, l, args[0].getType(),
-                                                 linalg::IndexOp::create(b, l, 0));
+          Value seg = arith::IndexCastOp::create(
+              b, l, args[0].getType(), linalg::IndexOp::create(b, l, 0));
           Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                             args[0], seg);
           Value add = isa<FloatType>(elt)
@@ -194,32 +141,10 @@ struct UnsortedSegmentSumLowering
           linalg::YieldOp::create(
               b, l, Value(arith::SelectOp::create(b, l, hit, add, args[2])));
         });
-    generic.setLibraryCallAttr(
-        rewriter.getStringAttr("tfc_rt_unsorted_segment_sum"));
-    Value out = generic.getResult(0);
-    if (k == 0) {
-      out = tensor::CollapseShapeOp::create(
-          rewriter, loc, resultType, out,
-          SmallVector<ReassociationIndices>{{0, 1}});
-    } else if (k > 1) {
-      SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(n)};
-      Value original = adaptor.getData();
-      int64_t dataRank = cast<RankedTensorType>(original.getType()).getRank();
-      for (int64_t d = dataRank - k; d < dataRank; ++d)
-        sizes.push_back(resultType.isDynamicDim(d - (dataRank - k) + 1)
-                            ? OpFoldResult(tensor::DimOp::create(
-                                  rewriter, loc, original, d))
-                            : OpFoldResult(rewriter.getIndexAttr(
-                                  resultType.getDimSize(d - (dataRank - k) +
-                                                        1))));
-      ReassociationIndices inner;
-      for (int64_t d = 1; d <= k; ++d)
-        inner.push_back(d);
-      out = tensor::ExpandShapeOp::create(
-          rewriter, loc, resultType, out,
-          SmallVector<ReassociationIndices>{{0}, inner}, sizes);
-    }
-    rewriter.replaceOp(op, out);
+    if (r > 0)
+      generic.setLibraryCallAttr(
+          rewriter.getStringAttr("tfc_rt_unsorted_segment_sum"));
+    rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
 };

@@ -71,8 +71,8 @@ void _mlir_ciface_tfc_rt_avg_pool2d_grad_f32(void *a, void *out, int64_t kh,
 void _mlir_ciface_tfc_rt_avg_pool2d_grad_f64(void *a, void *out, int64_t kh,
                                              int64_t kw, int64_t sh, int64_t sw,
                                              int64_t pt, int64_t pl);
-/// unsorted_segment_sum on a [m] id buffer, [m, inner] data and the
-/// [num_segments, inner] result (overwritten); one entry per data and id
+/// unsorted_segment_sum on flat contiguous buffers: ids [m], data [m,
+/// inner], the result [n, inner] (overwritten); one entry per data and id
 /// type, named tfc_rt_unsorted_segment_sum_<data>_<ids>.
 #define TFC_SEGMENT_SUM_ENTRIES(X)                                             \
   X(float, int32_t, f32_i32)                                                   \
@@ -84,8 +84,8 @@ void _mlir_ciface_tfc_rt_avg_pool2d_grad_f64(void *a, void *out, int64_t kh,
   X(int64_t, int32_t, i64_i32)                                                 \
   X(int64_t, int64_t, i64_i64)
 #define TFC_DECLARE_SEGMENT_SUM(T, I, SUFFIX)                                  \
-  void _mlir_ciface_tfc_rt_unsorted_segment_sum_##SUFFIX(void *ids, void *data, \
-                                                         void *out);
+  void _mlir_ciface_tfc_rt_unsorted_segment_sum_##SUFFIX(                      \
+      void *ids, void *data, void *out, int64_t n, int64_t inner);
 TFC_SEGMENT_SUM_ENTRIES(TFC_DECLARE_SEGMENT_SUM)
 #undef TFC_DECLARE_SEGMENT_SUM
 /// gather on flat contiguous buffers: params [outer, n, inner], ids [m],
