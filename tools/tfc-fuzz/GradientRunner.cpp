@@ -400,6 +400,11 @@ private:
           d = known ? in[0].numel() / known : 0;
     }
     out = detail::dispatch(n.kind, in.data(), in.size(), attrs);
+    // A float32 draw promoted: the same numbers, widened (a float64 draw
+    // would use other bits).
+    if (promote && n.kind == OpKind::PhiloxRandom &&
+        out.dtype() == DType::Float32)
+      out = cast(out, DType::Float64);
     if (!hashPath)
       return;
     if (!isFloat(out.dtype()))

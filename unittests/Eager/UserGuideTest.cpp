@@ -54,6 +54,24 @@ TEST(UserGuide, Conv2D) {
                    "   [28.]]]], shape=(1, 2, 2, 1), dtype=float32)", "2"}));
 }
 
+TEST(UserGuide, GatherRandomTopK) {
+  std::ostringstream out;
+  Tensor table = reshape(cast(range(0, 6), DType::Float32), {3, 2});
+  out << gather(table, constant({2, 0, 2})) << "\n";
+  out << sparse_softmax_cross_entropy_with_logits(constant({1}),
+                                                  constant({{0.f, 0.f}}))
+      << "\n";
+  auto gen = random::Generator::from_seed(7);
+  auto draw = function([&] { return gen.uniform({2}); });
+  out << (draw().to_vector<float>() != draw().to_vector<float>()) << "\n";
+  out << top_k(constant({3.f, 1.f, 4.f, 1.f}), 2).second << "\n";
+  EXPECT_EQ(out.str(),
+            lines({"tfc.Tensor(", "[[4. 5.]", " [0. 1.]",
+                   " [4. 5.]], shape=(3, 2), dtype=float32)",
+                   "tfc.Tensor([0.6931472], shape=(1,), dtype=float32)", "1",
+                   "tfc.Tensor([2 0], shape=(2,), dtype=int32)"}));
+}
+
 TEST(UserGuide, Ops) {
   std::ostringstream out;
   Tensor x = constant({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});

@@ -168,3 +168,21 @@ TEST(Gather, SecondDerivatives) {
 }
 
 } // namespace
+
+namespace {
+// tfc-difftest-grad seed 910598: a tied reduce_max then a gather with a
+// scalar index; the gradient around the compiled call was twice eager's.
+TEST(Gather, ScalarIndexAfterTiedMaxAroundACompiledCall) {
+  auto fn = [](const std::vector<Tensor> &v) {
+    return gather(reduce_max(v[0], {0}, true), constant(int64_t(0)));
+  };
+  Tensor x = constant({2.0, 3.5, 3.5, -3.0});
+  Tensor w = constant(1.0);
+  std::vector<Tensor> eager = eagerGradients(fn, {x}, w);
+  std::vector<Tensor> around = aroundCallGradients(fn, {x}, w);
+  std::vector<Tensor> inside = compiledGradients(fn, {x}, w);
+  EXPECT_TRUE(allClose(eager[0], constant({0.0, 0.5, 0.5, 0.0}), 0));
+  EXPECT_TRUE(allClose(around[0], eager[0], 0));
+  EXPECT_TRUE(allClose(inside[0], eager[0], 0));
+}
+} // namespace

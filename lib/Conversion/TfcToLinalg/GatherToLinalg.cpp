@@ -106,9 +106,14 @@ struct UnsortedSegmentSumLowering
       if (resultType.isDynamicDim(d))
         dyn.push_back(tensor::DimOp::create(rewriter, loc, data, d - 1 + r));
     Value init = emptyTensor(rewriter, loc, resultType, dyn);
-    init = linalg::FillOp::create(rewriter, loc, zeroOf(rewriter, loc, elt),
-                                  init)
-               .getResult(0);
+    // With ids (a reduction) the body accumulates into a zeroed result. A
+    // scalar id makes an elementwise body that must not read the result:
+    // elementwise fusion would broadcast it into a consumer's loop and
+    // accumulate once per consumer element.
+    if (r > 0)
+      init = linalg::FillOp::create(rewriter, loc, zeroOf(rewriter, loc, elt),
+                                    init)
+                 .getResult(0);
     // Iteration (s, j_1..j_k, i_1..i_r), the i reduced (no reshapes: MLIR
     // 22 crashes on some of their dynamic forms once fusion moves them):
     // out[s, j] += ids[i] == s ? data[i, j] : 0.
@@ -135,6 +140,13 @@ struct UnsortedSegmentSumLowering
               b, l, args[0].getType(), linalg::IndexOp::create(b, l, 0));
           Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                             args[0], seg);
+          if (r == 0) {
+            linalg::YieldOp::create(
+                b, l,
+                Value(arith::SelectOp::create(b, l, hit, args[1],
+                                              zeroOf(b, l, elt))));
+            return;
+          }
           Value add = isa<FloatType>(elt)
                           ? Value(arith::AddFOp::create(b, l, args[2], args[1]))
                           : Value(arith::AddIOp::create(b, l, args[2], args[1]));
