@@ -44,7 +44,7 @@ void tfc::buildTfcToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createConvertTfcToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   if (options.fuseElementwise)
-    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+    pm.addNestedPass<func::FuncOp>(createTfcLinalgFuseElementwisePass());
   pm.addPass(createCSEPass());
 }
 

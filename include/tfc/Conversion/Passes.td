@@ -42,6 +42,23 @@ def TfcApproximateMathPass : Pass<"tfc-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TfcLinalgFuseElementwisePass : Pass<"tfc-linalg-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg.generic ops, except library calls";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` (elementwise fusion of
+    single-use producers, reshape propagation by expansion, the generic
+    canonicalizations), with one difference: a `linalg.generic` that
+    carries a `library_call` (gather, segment sums, scans, Philox draws,
+    pooling: ops whose CPU code is a runtime kernel) is neither fused into
+    its consumer nor has its producers fused into it. Fused, it would lose
+    the tag: its loops would run instead of the kernel, and a Philox draw
+    would no longer give the eager kernel's bits.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def TfcLinalgToBlasPass : Pass<"tfc-linalg-to-blas", "ModuleOp"> {
   let summary = "Call OpenBLAS for large float matmuls (on buffers)";
   let description = [{

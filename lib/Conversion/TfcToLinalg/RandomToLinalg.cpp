@@ -66,21 +66,21 @@ SmallVector<Value> philoxWords(OpBuilder &b, Location loc, Value key,
   return w;
 }
 
-/// [0, 1) (or [2^-p, 1] with `shift`) from word `first` (f32) or words
-/// `first`, `first + 1` (f64), as RandomKernels.h's unit_uniform.
-Value unitUniform(OpBuilder &b, Location loc, ArrayRef<Value> w, int first,
+/// [0, 1) (or [2^-p, 1] with `shift`) from `first` (f32) or `first` and
+/// `second` (f64), as RandomKernels.h's unit_uniform.
+Value unitUniform(OpBuilder &b, Location loc, Value first, Value second,
                   FloatType elt, bool shift) {
   Bits x{b, loc};
   Value bits;
   double scale;
   if (elt.isF32()) {
-    bits = arith::ShRUIOp::create(b, loc, w[first], x.i32(8));
+    bits = arith::ShRUIOp::create(b, loc, first, x.i32(8));
     scale = 0x1p-24;
   } else {
-    Value a = arith::ExtUIOp::create(b, loc, b.getI64Type(), w[first]);
+    Value a = arith::ExtUIOp::create(b, loc, b.getI64Type(), first);
     Value c = arith::ExtUIOp::create(
         b, loc, b.getI64Type(),
-        arith::ShRUIOp::create(b, loc, w[first + 1], x.i32(11)));
+        arith::ShRUIOp::create(b, loc, second, x.i32(11)));
     bits = arith::OrIOp::create(
         b, loc, arith::ShLIOp::create(b, loc, a, x.i64(21)), c);
     scale = 0x1p-53;
@@ -93,15 +93,44 @@ Value unitUniform(OpBuilder &b, Location loc, ArrayRef<Value> w, int first,
       b, loc, f, arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, scale)));
 }
 
-/// Element `i` of a draw (RandomKernels.h's philox_sample).
+/// Element `i` of a draw (RandomKernels.h's philox_sample): block
+/// i / perBlock, its words from (i % perBlock) * words on.
 Value sample(OpBuilder &b, Location loc, StringRef dist, Value key,
              Value counter, Value i, FloatType elt) {
   Bits x{b, loc};
+  int words = (elt.isF32() ? 1 : 2) * (dist == "uniform" ? 1 : 2);
+  int perBlock = 4 / words;
+  auto cIdx = [&](OpBuilder &ib, Location il, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ib, il, v);
+  };
+  Value block = arith::DivUIOp::create(b, loc, i, cIdx(b, loc, perBlock));
+  Value slot = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, i, cIdx(b, loc, perBlock)),
+      cIdx(b, loc, words));
+  // Word slot + offset of w (a select chain: the slot is dynamic).
+  auto word = [&](OpBuilder &wb, Location wl, ArrayRef<Value> w,
+                  int offset) -> Value {
+    Value at = arith::AddIOp::create(wb, wl, slot, cIdx(wb, wl, offset));
+    Value v = w[0];
+    for (int k = 1; k < 4; ++k)
+      v = arith::SelectOp::create(
+          wb, wl,
+          arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::eq, at,
+                                cIdx(wb, wl, k)),
+          w[k], v);
+    return v;
+  };
+  // The f32 uniform takes one word, the f64 two.
+  auto uniformAt = [&](OpBuilder &ub, Location ul, ArrayRef<Value> w,
+                       int offset, bool shift) -> Value {
+    Value hi = word(ub, ul, w, offset);
+    Value lo = elt.isF32() ? Value() : word(ub, ul, w, offset + 1);
+    return unitUniform(ub, ul, hi, lo, elt, shift);
+  };
   auto normalAt = [&](OpBuilder &nb, Location nl, Value attempt) -> Value {
-    SmallVector<Value> w = philoxWords(nb, nl, key, counter, i, attempt);
-    int second = elt.isF32() ? 1 : 2;
-    Value u1 = unitUniform(nb, nl, w, 0, elt, /*shift=*/true);
-    Value u2 = unitUniform(nb, nl, w, second, elt, /*shift=*/false);
+    SmallVector<Value> w = philoxWords(nb, nl, key, counter, block, attempt);
+    Value u1 = uniformAt(nb, nl, w, 0, /*shift=*/true);
+    Value u2 = uniformAt(nb, nl, w, words / 2, /*shift=*/false);
     auto cst = [&](double v) {
       return arith::ConstantOp::create(nb, nl, nb.getFloatAttr(elt, v));
     };
@@ -113,8 +142,8 @@ Value sample(OpBuilder &b, Location loc, StringRef dist, Value key,
     return arith::MulFOp::create(nb, nl, r, math::CosOp::create(nb, nl, theta));
   };
   if (dist == "uniform")
-    return unitUniform(b, loc, philoxWords(b, loc, key, counter, i, x.i32(0)),
-                       0, elt, false);
+    return uniformAt(b, loc, philoxWords(b, loc, key, counter, block, x.i32(0)),
+                     0, false);
   if (dist == "normal")
     return normalAt(b, loc, x.i32(0));
   // truncated_normal: redraw with the next attempt while |z| >= 2 (at most

@@ -966,10 +966,11 @@ def Tfc_PhiloxRandomOp : Tfc_Op<"philox_random", [Pure]> {
   let description = [{
     A draw of Philox4x32-10 (Salmon et al., SC'11; TensorFlow's and JAX's
     generator) from `state = [key, counter]` (`tensor<2xi64>`, the value of
-    a `tfc::random::Generator`'s Variable): element `i` (row-major) is made
-    from the 128-bit counter `(counter + i, attempt)` and the key alone, so
-    the op is pure and every element is independent of the others (any
-    thread or GPU lane may make it). `distribution` is "uniform" ([0, 1):
+    a `tfc::random::Generator`'s Variable): element `i` (row-major) takes
+    its words (one or two for a uniform, twice that for a normal) from the
+    Philox block of the 128-bit counter `(counter + i / per_block, attempt)`
+    and the key alone, so the op is pure and every element is independent
+    of the others (any thread or GPU lane may make it). `distribution` is "uniform" ([0, 1):
     24 random bits for f32, 53 for f64), "normal" (Box-Muller) or
     "truncated_normal" (a normal redrawn with the next attempt until
     `|z| < 2`). The result shape is static; the caller advances the counter
