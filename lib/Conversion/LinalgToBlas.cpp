@@ -163,78 +163,6 @@ void convsToCalls(ModuleOp module, int64_t minWork) {
   }
 }
 
-/// Pooling (PoolToLinalg.cpp): a linalg.generic whose library_call is
-/// "tfc_rt_<op>(kh,kw,sh,sw,pt,pl)" becomes a call of the runtime's kernel
-/// `tfc_rt_<op>_f32(operands..., result, kh, kw, sh, sw, pt, pl)`; its
-/// operands are the buffers the body reads, any layout (the runtime packs a
-/// strided one), and it writes every element of the result.
-void poolsToCalls(ModuleOp module) {
-  SmallVector<linalg::GenericOp> pools;
-  module.walk([&](linalg::GenericOp op) {
-    std::optional<StringRef> call = op.getLibraryCall();
-    if (call && call->starts_with("tfc_rt_") && call->contains("pool2d") &&
-        call->ends_with(")"))
-      pools.push_back(op);
-  });
-  for (linalg::GenericOp op : pools) {
-    if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
-      continue;
-    StringRef call = *op.getLibraryCall();
-    auto [name, rest] = call.split('(');
-    SmallVector<int64_t> params;
-    for (StringRef field : llvm::split(rest.drop_back(), ','))
-      if (int64_t v; !field.getAsInteger(10, v))
-        params.push_back(v);
-    Value out = op.getDpsInits()[0];
-    auto outType = cast<MemRefType>(out.getType());
-    Type elt = outType.getElementType();
-    if (params.size() != 6 || !(elt.isF32() || elt.isF64()) ||
-        !outType.getLayout().isIdentity())
-      continue;
-    OpBuilder b(op);
-    Location loc = op.getLoc();
-    std::string fnName = (name + (elt.isF32() ? "_f32" : "_f64")).str();
-    MemRefType view = anyView4(elt);
-    // The operands are the buffers the body reads from outside, in the
-    // order it first reads them (the lowering reads the input before dy
-    // or grad); canonicalization may have dropped them as generic inputs.
-    llvm::SetVector<Value> read;
-    op.getRegion().walk<WalkOrder::PreOrder>([&](Operation *inner) {
-      for (Value v : inner->getOperands())
-        if (isa<MemRefType>(v.getType()) &&
-            !op.getRegion().isAncestor(v.getParentRegion()))
-          read.insert(v);
-    });
-    // Where folding removed a read the kernel needs (a 1x1 window's max
-    // needs no comparison), the loops stay: they are cheap there.
-    unsigned want = name.ends_with("_grad") && name.contains("max") ? 2
-                    : name.ends_with("_grad_grad")                  ? 2
-                                                                    : 1;
-    if (read.size() != want ||
-        (name == "tfc_rt_max_pool2d_grad" &&
-         cast<MemRefType>(read[0].getType()).getShape() != outType.getShape()))
-      continue;
-    SmallVector<Value> args;
-    for (Value v : read)
-      args.push_back(memref::CastOp::create(b, loc, view, v));
-    args.push_back(memref::CastOp::create(b, loc, view, out));
-    for (int64_t v : params)
-      args.push_back(arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)));
-    auto fn = module.lookupSymbol<func::FuncOp>(fnName);
-    if (!fn) {
-      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-      fn = func::FuncOp::create(
-          mb, module.getLoc(), fnName,
-          mb.getFunctionType(ValueRange(args).getTypes(), {}));
-      fn.setPrivate();
-      fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                  mb.getUnitAttr());
-    }
-    func::CallOp::create(b, loc, fn, args);
-    op->erase();
-  }
-}
-
 /// The memrefs `op`'s body reads from outside, in first-read order.
 llvm::SetVector<Value> bodyReads(linalg::GenericOp op) {
   llvm::SetVector<Value> read;
@@ -351,6 +279,61 @@ bool contiguous(Value v) {
   return cast<MemRefType>(v.getType()).getLayout().isIdentity();
 }
 
+/// Pooling (PoolToLinalg.cpp): a linalg.generic whose library_call is
+/// "tfc_rt_<op>(kh,kw,sh,sw,pt,pl)" becomes a call of the runtime's kernel
+/// `tfc_rt_<op>_f32(operands..., result, kh, kw, sh, sw, pt, pl)`; its
+/// operands are the buffers the body reads, any layout (the runtime packs a
+/// strided one), and it writes every element of the result.
+void poolsToCalls(ModuleOp module) {
+  SmallVector<linalg::GenericOp> pools;
+  module.walk([&](linalg::GenericOp op) {
+    std::optional<StringRef> call = op.getLibraryCall();
+    if (call && call->starts_with("tfc_rt_") && call->contains("pool2d") &&
+        call->ends_with(")"))
+      pools.push_back(op);
+  });
+  for (linalg::GenericOp op : pools) {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
+      continue;
+    StringRef call = *op.getLibraryCall();
+    auto [name, rest] = call.split('(');
+    SmallVector<int64_t> params;
+    for (StringRef field : llvm::split(rest.drop_back(), ','))
+      if (int64_t v; !field.getAsInteger(10, v))
+        params.push_back(v);
+    Value out = op.getDpsInits()[0];
+    auto outType = cast<MemRefType>(out.getType());
+    Type elt = outType.getElementType();
+    if (params.size() != 6 || !(elt.isF32() || elt.isF64()) ||
+        !outType.getLayout().isIdentity())
+      continue;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    std::string fnName = (name + (elt.isF32() ? "_f32" : "_f64")).str();
+    MemRefType view = anyView4(elt);
+    // The operands are the buffers the body reads from outside, in the
+    // order it first reads them (the lowering reads the input before dy
+    // or grad); canonicalization may have dropped them as generic inputs.
+    llvm::SetVector<Value> read = bodyReads(op);
+    // Where folding removed a read the kernel needs (a 1x1 window's max
+    // needs no comparison), the loops stay: they are cheap there.
+    unsigned want = name.ends_with("_grad") && name.contains("max") ? 2
+                    : name.ends_with("_grad_grad")                  ? 2
+                                                                    : 1;
+    if (read.size() != want ||
+        (name == "tfc_rt_max_pool2d_grad" &&
+         cast<MemRefType>(read[0].getType()).getShape() != outType.getShape()))
+      continue;
+    SmallVector<Value> args;
+    for (Value v : read)
+      args.push_back(memref::CastOp::create(b, loc, view, v));
+    args.push_back(memref::CastOp::create(b, loc, view, out));
+    for (int64_t v : params)
+      args.push_back(i64Constant(b, loc, v));
+    replaceByCall(module, op, fnName, args);
+  }
+}
+
 /// tfc.gather's generic (library_call "tfc_rt_gather(<axis>)"; the indices
 /// its input, params read in its body) -> the runtime's row copy on flat
 /// views: params [outer, n, inner] by the dims around the axis, the indices
@@ -465,31 +448,23 @@ void topKsToCalls(ModuleOp module) {
   }
 }
 
-/// The linalg.generic of tfc.philox_random (state [2] read twice, out [n];
-/// library_call "tfc_rt_philox_random(<distribution>)") becomes a call of
-/// the runtime's philox_fill: the eager kernel's bits.
+/// tfc.philox_random's generic (the state [2] its input twice, out [n];
+/// library_call "tfc_rt_philox_random(<distribution>)") -> the runtime's
+/// philox_fill: the eager kernel's bits.
 void randomsToCalls(ModuleOp module) {
-  SmallVector<linalg::GenericOp> draws;
-  module.walk([&](linalg::GenericOp op) {
-    std::optional<StringRef> call = op.getLibraryCall();
-    if (call && call->starts_with("tfc_rt_philox_random("))
-      draws.push_back(op);
-  });
-  for (linalg::GenericOp op : draws) {
-    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-        op.getNumDpsInits() != 1)
+  for (linalg::GenericOp op : tagged(module, "tfc_rt_philox_random")) {
+    SmallVector<int64_t> params = *callParams(op, "tfc_rt_philox_random");
+    if (params.size() != 1 || op.getNumDpsInputs() != 2)
       continue;
     Value state = op.getDpsInputs()[0], out = op.getDpsInits()[0];
-    auto outType = dyn_cast<MemRefType>(out.getType());
-    auto stateType = dyn_cast<MemRefType>(state.getType());
-    int64_t dist;
-    if (!outType || !stateType || outType.getRank() != 1 ||
-        stateType.getRank() != 1 ||
-        op.getLibraryCall()->drop_front(21).drop_back().getAsInteger(10, dist))
+    auto ot = cast<MemRefType>(out.getType());
+    if (ot.getRank() != 1 ||
+        cast<MemRefType>(state.getType()).getRank() != 1)
       continue;
-    Type elt = outType.getElementType();
     OpBuilder b(op);
     Location loc = op.getLoc();
+    // Any 1-d layout: the runtime reads the state's stride and copies a
+    // strided result.
     int64_t dyn = ShapedType::kDynamic;
     auto view = [&](Type t) {
       return MemRefType::get(
@@ -497,23 +472,13 @@ void randomsToCalls(ModuleOp module) {
           StridedLayoutAttr::get(b.getContext(), dyn, ArrayRef<int64_t>{dyn}));
     };
     SmallVector<Value> args = {
-        memref::CastOp::create(b, loc, view(stateType.getElementType()), state),
-        memref::CastOp::create(b, loc, view(elt), out),
-        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(dist))};
-    std::string fnName =
-        std::string("tfc_rt_philox_random_") + (elt.isF32() ? "f32" : "f64");
-    auto fn = module.lookupSymbol<func::FuncOp>(fnName);
-    if (!fn) {
-      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-      fn = func::FuncOp::create(
-          mb, module.getLoc(), fnName,
-          mb.getFunctionType(ValueRange(args).getTypes(), {}));
-      fn.setPrivate();
-      fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                  mb.getUnitAttr());
-    }
-    func::CallOp::create(b, loc, fn, args);
-    op->erase();
+        memref::CastOp::create(b, loc, view(b.getI64Type()), state),
+        memref::CastOp::create(b, loc, view(ot.getElementType()), out),
+        i64Constant(b, loc, params[0])};
+    replaceByCall(module, op,
+                  std::string("tfc_rt_philox_random_") +
+                      (ot.getElementType().isF32() ? "f32" : "f64"),
+                  args);
   }
 }
 
