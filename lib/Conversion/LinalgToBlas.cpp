@@ -488,12 +488,14 @@ struct TfcLinalgToBlasPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     convsToCalls(module, static_cast<int64_t>(minWork));
-    poolsToCalls(module);
-    segmentSumsToCalls(module);
-    gathersToCalls(module);
-    cumsumsToCalls(module);
-    topKsToCalls(module);
-    randomsToCalls(module);
+    if (kernelCalls) {
+      poolsToCalls(module);
+      segmentSumsToCalls(module);
+      gathersToCalls(module);
+      cumsumsToCalls(module);
+      topKsToCalls(module);
+      randomsToCalls(module);
+    }
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     for (linalg::MatmulOp op : matmuls) {

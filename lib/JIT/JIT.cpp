@@ -672,6 +672,7 @@ CompiledModule::Impl::compileCpu(ModuleOp module, const CompileOptions &options,
 
   mlir::tfc::CpuPipelineOptions pipelineOptions;
   pipelineOptions.fuseElementwise = options.fuse;
+  pipelineOptions.kernelCalls = options.kernel_calls;
   if (failed(runPipeline(module, [&](OpPassManager &pm) {
         mlir::tfc::buildTfcToLinalgPipeline(pm, pipelineOptions);
       })))

@@ -62,6 +62,7 @@ void tfc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
   TfcLinalgToBlasPassOptions blas;
   blas.minWork = options.blasMinWork;
+  blas.kernelCalls = options.kernelCalls;
   pm.addPass(createTfcLinalgToBlasPass(blas));
   TfcLinalgToLoopsPassOptions loops;
   loops.parallelThreshold = options.parallelThreshold;

@@ -103,6 +103,13 @@ cl::opt<std::string> outputPath(
     cl::value_desc("path"), cl::cat(toolCategory));
 cl::alias outputShort("o", cl::desc("Alias for --output"),
                       cl::aliasopt(outputPath), cl::cat(toolCategory));
+cl::opt<bool> kernelCalls(
+    "kernel-calls",
+    cl::desc("--mode=jit on the CPU: call the runtime's kernels for the ops "
+             "that have one (gather, segment sums, scans, pooling, random "
+             "draws); =false runs the loops they lower to, what the GPU "
+             "pipeline runs (default: true)"),
+    cl::init(true), cl::cat(toolCategory));
 cl::opt<bool> printFull(
     "print-full",
     cl::desc("Print every element (default: off, tensors of more than 1000 "
@@ -205,6 +212,7 @@ int runMain() {
     // final values follow the results, in tfc.written_vars order.
     jit::CompileOptions options;
     options.target = target;
+    options.kernel_calls = kernelCalls;
     compiled = std::make_unique<jit::CompiledModule>(
         jit::CompiledModule::from_file(inputPath, options));
     callOnce = [&] {

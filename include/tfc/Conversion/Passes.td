@@ -84,6 +84,10 @@ def TfcLinalgToBlasPass : Pass<"tfc-linalg-to-blas", "ModuleOp"> {
   let options = [
     Option<"minWork", "min-work", "unsigned", /*default=*/"1024",
            "Smallest M*N*K sent to the library">,
+    Option<"kernelCalls", "kernel-calls", "bool", /*default=*/"true",
+           "Replace the linalg.generic ops tagged with a runtime kernel "
+           "(library_call: pooling, gather, segment sums, scans, Philox) by "
+           "calls of it; false runs their loops, what the GPU pipeline runs">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",

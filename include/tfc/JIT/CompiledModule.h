@@ -34,6 +34,10 @@ struct CompileOptions {
   std::string dump_dir;
   /// Fuse elementwise producers into consumers (on by default).
   bool fuse = true;
+  /// Call the runtime's kernels for ops that have one on the CPU (gather,
+  /// segment sums, scans, pooling, random draws). false runs the loops the
+  /// ops lower to instead, what the GPU pipeline runs: for testing them.
+  bool kernel_calls = true;
   /// Persistent compile cache: object code kept on disk, keyed by the LLVM
   /// IR, target, opt level and versions, so that a later process compiling
   /// the same module skips LLVM optimisation and code generation.

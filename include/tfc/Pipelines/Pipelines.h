@@ -34,6 +34,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "blas-min-work",
       llvm::cl::desc("Smallest float matmul (M*N*K) sent to OpenBLAS"),
       llvm::cl::init(1024)};
+  PassOptions::Option<bool> kernelCalls{
+      *this, "kernel-calls",
+      llvm::cl::desc("Call the runtime's kernels for the linalg ops tagged "
+                     "with one (false: run their loops, as the GPU does)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> dedupFusions{
       *this, "dedup-fusions",
       llvm::cl::desc("Compile repeated identical fusions once, as one "
