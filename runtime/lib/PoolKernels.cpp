@@ -1,9 +1,9 @@
 //===- PoolKernels.cpp - max_pool2d / avg_pool2d and their gradients ------===//
 //
 // Memory-bound loops over NHWC: each output pixel's window is a few runs of
-// c contiguous channels. Every kernel takes the channels a vector at a time
-// (16 bytes: SSE2 on baseline x86-64) and runs over the window's pixels
-// inside that, so its accumulators stay in registers.
+// c contiguous channels. Every kernel takes the channels a few vectors at a
+// time (16 bytes each: SSE2 on baseline x86-64) and runs over the window's
+// pixels inside that, so its accumulators stay in registers.
 //
 //   forward:    parallel over output rows (n, i); every y element is
 //               written once. max_pool2d_grad_grad is the same loop,
@@ -63,20 +63,17 @@ template <class T> constexpr int64_t kLanes = sizeof(Vec<T>) / sizeof(T);
 
 template <class T> inline Vec<T> splat(T v) { return Vec<T>() + v; }
 
-/// v where m is set, else 0.
+/// v where m is set, else 0 (casts between vector types keep the bits).
 template <class T> inline Vec<T> keep(Mask<T> m, Vec<T> v) {
   return Vec<T>(m & Mask<T>(v));
 }
 
-/// Whether a lane of any of the masks is set.
-template <class T, int U> inline bool anySet(const Mask<T> (&masks)[U]) {
-  Mask<T> any = masks[0];
-  for (int u = 1; u < U; ++u)
-    any |= masks[u];
-  for (int64_t l = 0; l < kLanes<T>; ++l)
-    if (any[l])
-      return true;
-  return false;
+/// Whether any lane of m is set (two 64-bit halves: fewer instructions than
+/// a loop over the lanes).
+template <class T> inline bool anyLane(Mask<T> m) {
+  typedef uint64_t Halves __attribute__((vector_size(16)));
+  const Halves h = Halves(m);
+  return (h[0] | h[1]) != 0;
 }
 
 /// Loads and stores of U whole vectors, vector u at p + u * kLanes.
@@ -107,7 +104,8 @@ template <class T> struct PartialLanes {
 };
 
 /// Vectors per step of the channel loops: independent accumulators hide
-/// the latency of adds and compares (one vector a step ran 1.3x slower).
+/// the latency of adds and compares (1 or 2 ran 1.1-2.3x slower on
+/// bench_pool.cpp's shapes; 8 runs out of registers).
 constexpr int kUnroll = 4;
 
 /// Calls f(e, lanes) for consecutive channel chunks [e, e + lanes.kVecs *
@@ -175,11 +173,10 @@ struct Window {
   }
 };
 
-/// Calls f(p, win) for each output pixel p of output rows [r0, r1)
-/// (r = img * oh + i; p = r * ow + j) and its window.
+/// Calls f(p, win) for each output pixel p = (img * oh + i) * ow + j of
+/// output row i of image img, and its window.
 template <class F>
-inline void forEachWindow(const Pool2DShape &s, int64_t img, int64_t i,
-                          F &&f) {
+inline void forEachWindow(const Pool2DShape &s, int64_t img, int64_t i, F &&f) {
   const Span rows = window(i, s.strideH, s.padTop, s.kh, s.h);
   const int64_t rowAt = (img * s.h + rows.lo) * s.w * s.c;
   for (int64_t j = 0; j < s.ow; ++j) {
@@ -195,8 +192,7 @@ inline void forEachPixel(const Pool2DShape &s, const Window &win, F &&f) {
   const int64_t rowElems = s.w * s.c;
   for (int64_t row = win.at, yy = win.rows.lo; yy < win.rows.hi;
        ++yy, row += rowElems)
-    for (int64_t px = row, xx = win.cols.lo; xx < win.cols.hi;
-         ++xx, px += s.c)
+    for (int64_t px = row, xx = win.cols.lo; xx < win.cols.hi; ++xx, px += s.c)
       f(px);
 }
 
@@ -208,6 +204,43 @@ template <class F> void forEachOutput(const Pool2DShape &s, F &&f) {
   });
 }
 
+/// Sets m[u] to the maximum over the window of vector u of the chunk at
+/// channel e, NaN in the lanes where the window holds a NaN; returns
+/// whether any does.
+template <class T, class Lanes, int U>
+inline bool windowMax(const Pool2DShape &s, const T *x, const Window &win,
+                      int64_t e, Lanes lanes, Vec<T> (&m)[U]) {
+  // maxps, which never lets a NaN replace m, and a sum to spot NaNs: one
+  // instruction each.
+  Vec<T> sum[U] = {};
+  std::fill_n(m, U, splat(-std::numeric_limits<T>::infinity()));
+  forEachPixel(s, win, [&](int64_t px) {
+    for (int u = 0; u < U; ++u) {
+      const Vec<T> v = lanes.load(x + px + e, u);
+      m[u] = v > m[u] ? v : m[u];
+      sum[u] += v;
+    }
+  });
+  // The sums are NaN if an element is (or on inf - inf): look again then.
+  Vec<T> total = sum[0];
+  for (int u = 1; u < U; ++u)
+    total += sum[u];
+  if (!anyLane<T>(total != total))
+    return false;
+  Mask<T> nan[U] = {}, any = {};
+  forEachPixel(s, win, [&](int64_t px) {
+    for (int u = 0; u < U; ++u) {
+      const Vec<T> v = lanes.load(x + px + e, u);
+      nan[u] |= v != v;
+    }
+  });
+  for (int u = 0; u < U; ++u) {
+    m[u] = nan[u] ? splat(std::numeric_limits<T>::quiet_NaN()) : m[u];
+    any |= nan[u];
+  }
+  return anyLane<T>(any);
+}
+
 /// The first input row that output row i owns (see the file comment);
 /// ownStart(0) = 0 and ownStart(oh) = h, so the rows of [0, oh) own all.
 inline int64_t ownStart(const Pool2DShape &s, int64_t i) {
@@ -216,6 +249,19 @@ inline int64_t ownStart(const Pool2DShape &s, int64_t i) {
   if (i == s.oh)
     return s.h;
   return std::clamp<int64_t>(i * s.strideH - s.padTop, 0, s.h);
+}
+
+/// Asks for the (64-byte) cache lines of rows x cols of the input-shaped
+/// NHWC image at `img`, to be written.
+template <class T>
+inline void prefetchForWrite(const Pool2DShape &s, const T *img, Span rows,
+                             Span cols) {
+  const int64_t n = cols.size() * s.c, step = 64 / sizeof(T);
+  for (int64_t yy = rows.lo; yy < rows.hi; ++yy) {
+    const T *row = img + (yy * s.w + cols.lo) * s.c;
+    for (int64_t k = 0; k < n; k += step)
+      __builtin_prefetch(row + k, /*rw=*/1);
+  }
 }
 
 /// Fills dx in one pass over the windows, in parallel over output rows
@@ -243,7 +289,15 @@ void scatterGrad(const Pool2DShape &s, T *dx, Add &&add) {
                     T(0));
           zeroed = mine.hi;
         }
+        // The rows the next output row zeroes: their reads for ownership
+        // overlap this row's work instead of stalling that fill (R max
+        // grad in bench_pool.cpp: 12% faster).
+        Span next = {mine.hi, mine.hi};
+        if (i + 1 < i1)
+          next.hi = std::min(window(i + 1, s.strideH, s.padTop, s.kh, s.h).hi,
+                             own.hi);
         forEachWindow(s, img, i, [&](int64_t p, const Window &win) {
+          prefetchForWrite(s, dxImg, next, win.cols);
           add(p, win, mine);
         });
       }
@@ -300,22 +354,10 @@ template <class T> void max_pool2d(const Pool2DShape &s, const T *x, T *y) {
   forEachOutput(s, [&](int64_t p, const Window &win) {
     forEachChunk<T>(s.c, [&](int64_t e, auto lanes) {
       constexpr int U = lanes.kVecs;
-      // A plain maximum (maxps: NaNs never replace m) and whether a NaN
-      // was seen: cheaper than replaces() on SSE2.
       Vec<T> m[U];
-      Mask<T> nan[U] = {};
-      std::fill_n(m, U, splat(-std::numeric_limits<T>::infinity()));
-      forEachPixel(s, win, [&](int64_t px) {
-        for (int u = 0; u < U; ++u) {
-          const Vec<T> v = lanes.load(x + px + e, u);
-          m[u] = v > m[u] ? v : m[u];
-          nan[u] |= v != v;
-        }
-      });
+      windowMax(s, x, win, e, lanes, m);
       for (int u = 0; u < U; ++u)
-        lanes.store(y + p * s.c + e, u,
-                    nan[u] ? splat(std::numeric_limits<T>::quiet_NaN())
-                           : m[u]);
+        lanes.store(y + p * s.c + e, u, m[u]);
     });
   });
 }
@@ -370,17 +412,7 @@ void max_pool2d_grad(const Pool2DShape &s, const T *x, const T *dy, T *dx) {
       // The maximum, NaN if the window holds one: then no element equals
       // it and the first NaN is the first maximum.
       Vec<T> m[U];
-      Mask<T> nan[U] = {};
-      std::fill_n(m, U, splat(-std::numeric_limits<T>::infinity()));
-      forEachPixel(s, win, [&](int64_t px) {
-        for (int u = 0; u < U; ++u) {
-          const Vec<T> v = lanes.load(x + px + e, u);
-          m[u] = v > m[u] ? v : m[u];
-          nan[u] |= v != v;
-        }
-      });
-      for (int u = 0; u < U; ++u)
-        m[u] = nan[u] ? splat(std::numeric_limits<T>::quiet_NaN()) : m[u];
+      const bool hasNaN = windowMax(s, x, win, e, lanes, m);
       Vec<T> g[U];
       for (int u = 0; u < U; ++u)
         g[u] = lanes.load(dy + p * s.c + e, u);
@@ -415,7 +447,7 @@ void max_pool2d_grad(const Pool2DShape &s, const T *x, const T *dy, T *dx) {
           }
         });
       };
-      if (anySet<T>(nan))
+      if (hasNaN)
         scatter(std::true_type());
       else
         scatter(std::false_type());
