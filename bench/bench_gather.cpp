@@ -32,8 +32,8 @@ using namespace gatherbench;
 namespace {
 
 struct Data {
-  tfc::Tensor table = tfc::from_vector<float>(randomFloats(kRows * kDim, 1),
-                                              {kRows, kDim});
+  tfc::Tensor table =
+      tfc::from_vector<float>(randomFloats(kRows * kDim, 1), {kRows, kDim});
   tfc::Tensor ids = tfc::from_vector<int64_t>(randomIds(2), {kIds});
   tfc::Tensor dy =
       tfc::from_vector<float>(randomFloats(kIds * kDim, 3), {kIds, kDim});
@@ -45,9 +45,9 @@ Data &data() {
 }
 
 void setBytes(benchmark::State &st, double bytes) {
-  st.counters["GB/s"] = benchmark::Counter(
-      bytes * static_cast<double>(st.iterations()) / 1e9,
-      benchmark::Counter::kIsRate);
+  st.counters["GB/s"] =
+      benchmark::Counter(bytes * static_cast<double>(st.iterations()) / 1e9,
+                         benchmark::Counter::kIsRate);
 }
 
 void BM_ForwardEager(benchmark::State &st) {
@@ -59,8 +59,9 @@ void BM_ForwardEager(benchmark::State &st) {
 
 void BM_ForwardCompiled(benchmark::State &st) {
   Data &d = data();
-  auto f = tfc::function(
-      [](const tfc::Tensor &t, const tfc::Tensor &i) { return tfc::gather(t, i); });
+  auto f = tfc::function([](const tfc::Tensor &t, const tfc::Tensor &i) {
+    return tfc::gather(t, i);
+  });
   f(d.table, d.ids);
   for (auto _ : st)
     benchmark::DoNotOptimize(f(d.table, d.ids));
@@ -95,7 +96,9 @@ void BM_Copy(benchmark::State &st) {
 }
 
 BENCHMARK(BM_ForwardEager)->Name("Embedding/Forward/Eager")->UseRealTime();
-BENCHMARK(BM_ForwardCompiled)->Name("Embedding/Forward/Compiled")->UseRealTime();
+BENCHMARK(BM_ForwardCompiled)
+    ->Name("Embedding/Forward/Compiled")
+    ->UseRealTime();
 BENCHMARK(BM_GradEager)->Name("Embedding/Grad/Eager")->UseRealTime();
 BENCHMARK(BM_GradCompiled)->Name("Embedding/Grad/Compiled")->UseRealTime();
 BENCHMARK(BM_Copy)->Name("Embedding/Copy")->UseRealTime();

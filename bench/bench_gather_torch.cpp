@@ -48,9 +48,9 @@ void threads() {
 }
 
 void setBytes(benchmark::State &st, double bytes) {
-  st.counters["GB/s"] = benchmark::Counter(
-      bytes * static_cast<double>(st.iterations()) / 1e9,
-      benchmark::Counter::kIsRate);
+  st.counters["GB/s"] =
+      benchmark::Counter(bytes * static_cast<double>(st.iterations()) / 1e9,
+                         benchmark::Counter::kIsRate);
 }
 
 void BM_TorchForward(benchmark::State &st) {
@@ -73,8 +73,8 @@ void BM_TorchGrad(benchmark::State &st) {
   threads();
   TorchData &d = torchData();
   torch::NoGradGuard guard;
-  torch::Tensor g = torch::embedding_backward(d.tDy, d.tIds, kRows, -1, false,
-                                              false);
+  torch::Tensor g =
+      torch::embedding_backward(d.tDy, d.tIds, kRows, -1, false, false);
   // Row ids[0]: the sum of dy's rows with that id.
   double want = 0;
   for (int64_t i = 0; i < kIds; ++i)

@@ -29,9 +29,9 @@ namespace {
 constexpr int64_t kN = int64_t(1) << 24;
 
 void setBytes(benchmark::State &st) {
-  st.counters["GB/s"] = benchmark::Counter(
-      4.0 * kN * static_cast<double>(st.iterations()) / 1e9,
-      benchmark::Counter::kIsRate);
+  st.counters["GB/s"] =
+      benchmark::Counter(4.0 * kN * static_cast<double>(st.iterations()) / 1e9,
+                         benchmark::Counter::kIsRate);
 }
 
 enum class Dist { Uniform, Normal, Truncated };
@@ -74,17 +74,23 @@ void BM_Fill(benchmark::State &st) {
 }
 
 BENCHMARK_CAPTURE(BM_Eager, uniform, Dist::Uniform)
-    ->Name("Random/Uniform/Eager")->UseRealTime();
+    ->Name("Random/Uniform/Eager")
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Compiled, uniform, Dist::Uniform)
-    ->Name("Random/Uniform/Compiled")->UseRealTime();
+    ->Name("Random/Uniform/Compiled")
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Eager, normal, Dist::Normal)
-    ->Name("Random/Normal/Eager")->UseRealTime();
+    ->Name("Random/Normal/Eager")
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Compiled, normal, Dist::Normal)
-    ->Name("Random/Normal/Compiled")->UseRealTime();
+    ->Name("Random/Normal/Compiled")
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Eager, truncated, Dist::Truncated)
-    ->Name("Random/TruncatedNormal/Eager")->UseRealTime();
+    ->Name("Random/TruncatedNormal/Eager")
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Compiled, truncated, Dist::Truncated)
-    ->Name("Random/TruncatedNormal/Compiled")->UseRealTime();
+    ->Name("Random/TruncatedNormal/Compiled")
+    ->UseRealTime();
 BENCHMARK(BM_Fill)->Name("Random/Fill")->UseRealTime();
 
 } // namespace

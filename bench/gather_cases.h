@@ -1,4 +1,4 @@
-//===- gather_cases.h - The embedding shapes of the gather benchmark -------===//
+//===- gather_cases.h - Embedding shapes of the gather bench ----*- C++ -*-===//
 //
 // Shared by bench_gather.cpp and bench_gather_torch.cpp: a 50,000 x 256
 // float32 table and 4,096 int64 ids (uniform over the rows, so some repeat),

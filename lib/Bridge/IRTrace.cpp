@@ -599,14 +599,14 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     break;
   case OpKind::PhiloxRandom:
     result = tensorType(ctx, attrs.dtype, attrs.shape);
-    nattrs.push_back(named(
-        "distribution",
-        builder.getStringAttr(
-            attrs.distribution == kernels::RandomDistribution::Uniform
-                ? "uniform"
-            : attrs.distribution == kernels::RandomDistribution::Normal
-                ? "normal"
-                : "truncated_normal")));
+    nattrs.push_back(
+        named("distribution",
+              builder.getStringAttr(
+                  attrs.distribution == kernels::RandomDistribution::Uniform
+                      ? "uniform"
+                  : attrs.distribution == kernels::RandomDistribution::Normal
+                      ? "normal"
+                      : "truncated_normal")));
     break;
   case OpKind::Gather:
     nattrs.push_back(named("axis", builder.getI64IntegerAttr(attrs.axis)));

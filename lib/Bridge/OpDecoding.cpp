@@ -136,11 +136,11 @@ std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
       why = "missing or bad 'distribution' attribute";
       return std::nullopt;
     }
-    d.attrs.distribution =
-        dist.getValue() == "uniform" ? kernels::RandomDistribution::Uniform
-        : dist.getValue() == "normal"
-            ? kernels::RandomDistribution::Normal
-            : kernels::RandomDistribution::TruncatedNormal;
+    d.attrs.distribution = dist.getValue() == "uniform"
+                               ? kernels::RandomDistribution::Uniform
+                           : dist.getValue() == "normal"
+                               ? kernels::RandomDistribution::Normal
+                               : kernels::RandomDistribution::TruncatedNormal;
     break;
   }
   case OpKind::Cumsum: {

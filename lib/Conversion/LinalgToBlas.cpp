@@ -195,9 +195,9 @@ Value flatView(OpBuilder &b, Location loc, Value v) {
   int64_t dyn = ShapedType::kDynamic;
   return memref::CastOp::create(
       b, loc,
-      MemRefType::get({dyn}, t.getElementType(),
-                      StridedLayoutAttr::get(b.getContext(), dyn,
-                                             ArrayRef<int64_t>{dyn})),
+      MemRefType::get(
+          {dyn}, t.getElementType(),
+          StridedLayoutAttr::get(b.getContext(), dyn, ArrayRef<int64_t>{dyn})),
       f);
 }
 
@@ -217,12 +217,12 @@ Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
 
 /// "f32", "f64", "i32", "i64", "i1" or "" (no kernel).
 std::string typeSuffix(Type t) {
-  return t.isF32()           ? "f32"
-         : t.isF64()         ? "f64"
-         : t.isInteger(32)   ? "i32"
-         : t.isInteger(64)   ? "i64"
-         : t.isInteger(1)    ? "i1"
-                             : "";
+  return t.isF32()         ? "f32"
+         : t.isF64()       ? "f64"
+         : t.isInteger(32) ? "i32"
+         : t.isInteger(64) ? "i64"
+         : t.isInteger(1)  ? "i1"
+                           : "";
 }
 
 /// Replaces `op` by a call of `name(args)` (declared on first use, with the
@@ -235,8 +235,7 @@ void replaceByCall(ModuleOp module, Operation *op, const std::string &name,
     fn = func::FuncOp::create(mb, module.getLoc(), name,
                               mb.getFunctionType(args.getTypes(), {}));
     fn.setPrivate();
-    fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                mb.getUnitAttr());
+    fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), mb.getUnitAttr());
   }
   OpBuilder b(op);
   func::CallOp::create(b, op->getLoc(), fn, args);
@@ -357,7 +356,9 @@ void gathersToCalls(ModuleOp module) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     SmallVector<Value> args = {
-        flatView(b, loc, table), flatView(b, loc, ids), flatView(b, loc, out),
+        flatView(b, loc, table),
+        flatView(b, loc, ids),
+        flatView(b, loc, out),
         dimProduct(b, loc, table, 0, axis),
         dimProduct(b, loc, table, axis, axis + 1),
         dimProduct(b, loc, table, axis + 1, pt.getRank())};
@@ -415,11 +416,13 @@ void cumsumsToCalls(ModuleOp module) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     SmallVector<Value> args = {
-        flatView(b, loc, read[0]), flatView(b, loc, out),
+        flatView(b, loc, read[0]),
+        flatView(b, loc, out),
         dimProduct(b, loc, read[0], 0, params[0]),
         dimProduct(b, loc, read[0], params[0], params[0] + 1),
         dimProduct(b, loc, read[0], params[0] + 1, xt.getRank()),
-        i64Constant(b, loc, params[1]), i64Constant(b, loc, params[2])};
+        i64Constant(b, loc, params[1]),
+        i64Constant(b, loc, params[2])};
     replaceByCall(module, op, "tfc_rt_cumsum_" + te, args);
   }
 }
@@ -439,8 +442,7 @@ void topKsToCalls(ModuleOp module) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     int64_t r = xt.getRank();
-    SmallVector<Value> args = {flatView(b, loc, read[0]),
-                               flatView(b, loc, out),
+    SmallVector<Value> args = {flatView(b, loc, read[0]), flatView(b, loc, out),
                                dimProduct(b, loc, read[0], 0, r - 1),
                                dimProduct(b, loc, read[0], r - 1, r),
                                dimProduct(b, loc, out, r - 1, r)};
@@ -458,8 +460,7 @@ void randomsToCalls(ModuleOp module) {
       continue;
     Value state = op.getDpsInputs()[0], out = op.getDpsInits()[0];
     auto ot = cast<MemRefType>(out.getType());
-    if (ot.getRank() != 1 ||
-        cast<MemRefType>(state.getType()).getRank() != 1)
+    if (ot.getRank() != 1 || cast<MemRefType>(state.getType()).getRank() != 1)
       continue;
     OpBuilder b(op);
     Location loc = op.getLoc();

@@ -365,18 +365,18 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
   add("_mlir_ciface_tfc_rt_conv2d_backprop_filter_f64",
       reinterpret_cast<void *>(
           &_mlir_ciface_tfc_rt_conv2d_backprop_filter_f64));
-#define TFC_ADD_SEGMENT_SUM(T, I, SUFFIX)                                       \
+#define TFC_ADD_SEGMENT_SUM(T, I, SUFFIX)                                      \
   add("_mlir_ciface_tfc_rt_unsorted_segment_sum_" #SUFFIX,                     \
       reinterpret_cast<void *>(                                                \
           &_mlir_ciface_tfc_rt_unsorted_segment_sum_##SUFFIX));
   TFC_SEGMENT_SUM_ENTRIES(TFC_ADD_SEGMENT_SUM)
 #undef TFC_ADD_SEGMENT_SUM
-#define TFC_ADD_GATHER(T, I, SUFFIX)                                            \
+#define TFC_ADD_GATHER(T, I, SUFFIX)                                           \
   add("_mlir_ciface_tfc_rt_gather_" #SUFFIX,                                   \
       reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_gather_##SUFFIX));
   TFC_GATHER_ENTRIES(TFC_ADD_GATHER)
 #undef TFC_ADD_GATHER
-#define TFC_ADD_SCAN(T, SUFFIX)                                                 \
+#define TFC_ADD_SCAN(T, SUFFIX)                                                \
   add("_mlir_ciface_tfc_rt_cumsum_" #SUFFIX,                                   \
       reinterpret_cast<void *>(&_mlir_ciface_tfc_rt_cumsum_##SUFFIX));         \
   add("_mlir_ciface_tfc_rt_top_k_indices_" #SUFFIX,                            \

@@ -323,16 +323,18 @@ std::pair<Tensor, Tensor> tfc::top_k(const Tensor &x, int64_t k,
                                      std::source_location loc) {
   const std::vector<int64_t> &shape = x.shape();
   if (shape.empty())
-    detail::throw_invalid_argument("top_k: expected a tensor of rank >= 1, got shape "
-                           "() (" + std::string(to_string(x.dtype())) + ")",
-                           loc);
+    detail::throw_invalid_argument(
+        "top_k: expected a tensor of rank >= 1, got shape "
+        "() (" +
+            std::string(to_string(x.dtype())) + ")",
+        loc);
   int64_t n = shape.back();
   if (k < 0 || (n >= 0 && k > n))
-    detail::throw_invalid_argument("top_k: k must be in [0, " + std::to_string(n) +
-                               "] (the last dim of shape " +
-                               shape_to_string(shape) + "), got " +
-                               std::to_string(k),
-                           loc);
+    detail::throw_invalid_argument(
+        "top_k: k must be in [0, " + std::to_string(n) +
+            "] (the last dim of shape " + shape_to_string(shape) + "), got " +
+            std::to_string(k),
+        loc);
   OpAttrs attrs;
   attrs.k = k;
   Tensor idx = detail::dispatch(OpKind::TopKIndices, &x, 1, attrs, loc);
@@ -340,18 +342,19 @@ std::pair<Tensor, Tensor> tfc::top_k(const Tensor &x, int64_t k,
   int64_t rows = 1;
   for (int64_t d : shape) {
     if (d < 0)
-      detail::throw_invalid_argument("top_k: the shape " + shape_to_string(shape) +
-                                 " must be static (the values are gathered "
-                                 "from the flattened rows)",
-                             loc);
+      detail::throw_invalid_argument(
+          "top_k: the shape " + shape_to_string(shape) +
+              " must be static (the values are gathered "
+              "from the flattened rows)",
+          loc);
     rows *= d;
   }
   rows = n == 0 ? 0 : rows / n;
   std::vector<int64_t> kept = shape;
   kept.back() = 1;
-  Tensor offsets = reshape(range(0, rows * n, std::max<int64_t>(n, 1),
-                                 DType::Int32, loc),
-                           kept, loc);
+  Tensor offsets =
+      reshape(range(0, rows * n, std::max<int64_t>(n, 1), DType::Int32, loc),
+              kept, loc);
   Tensor flat = reshape(x, {rows * n}, loc);
   Tensor values = gather(flat, add(idx, offsets, loc), 0, loc);
   return {values, idx};
@@ -365,21 +368,20 @@ Tensor tfc::reverse(const Tensor &x, std::vector<int64_t> axes,
   for (int64_t a : axes) {
     if (a < -rank || a >= rank)
       detail::throw_invalid_argument("reverse: axis " + std::to_string(a) +
-                                 " is out of range for shape " +
-                                 shape_to_string(x.shape()),
-                             loc);
+                                         " is out of range for shape " +
+                                         shape_to_string(x.shape()),
+                                     loc);
     int64_t axis = a < 0 ? a + rank : a;
     if (seen[static_cast<size_t>(axis)])
-      detail::throw_invalid_argument("reverse: axis " + std::to_string(a) +
-                                 " is listed twice",
-                             loc);
+      detail::throw_invalid_argument(
+          "reverse: axis " + std::to_string(a) + " is listed twice", loc);
     seen[static_cast<size_t>(axis)] = true;
     int64_t n = x.shape()[static_cast<size_t>(axis)];
     if (n < 0)
-      detail::throw_invalid_argument("reverse: dim " + std::to_string(axis) +
-                                 " of shape " + shape_to_string(x.shape()) +
-                                 " must be static",
-                             loc);
+      detail::throw_invalid_argument(
+          "reverse: dim " + std::to_string(axis) + " of shape " +
+              shape_to_string(x.shape()) + " must be static",
+          loc);
     if (n > 1)
       y = gather(y, range(n - 1, -1, -1, DType::Int32, loc), axis, loc);
   }
@@ -389,15 +391,14 @@ Tensor tfc::reverse(const Tensor &x, std::vector<int64_t> axes,
 Tensor tfc::gelu(const Tensor &x, bool approximate, std::source_location loc) {
   if (x.dtype() != DType::Float32 && x.dtype() != DType::Float64)
     detail::throw_invalid_argument("gelu: expected float32 or float64, got " +
-                               std::string(to_string(x.dtype())),
-                           loc);
+                                       std::string(to_string(x.dtype())),
+                                   loc);
   auto c = [&](double v) { return detail::scalar_like("gelu", x, v, loc); };
   if (approximate) {
     // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
-    Tensor inner = mul(c(0.7978845608028654),
-                       add(x, mul(c(0.044715), mul(x, square(x, loc), loc), loc),
-                           loc),
-                       loc);
+    Tensor inner = mul(
+        c(0.7978845608028654),
+        add(x, mul(c(0.044715), mul(x, square(x, loc), loc), loc), loc), loc);
     return mul(mul(c(0.5), x, loc), add(c(1.0), tanh(inner, loc), loc), loc);
   }
   // 0.5 x (1 + erf(x / sqrt(2)))

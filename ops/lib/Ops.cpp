@@ -465,9 +465,10 @@ Tensor tfc::gather(const Tensor &params, const Tensor &indices, int64_t axis,
   OpAttrs attrs;
   int64_t rank = params.rank();
   if (rank == 0)
-    throw_invalid_argument("gather: params must have rank >= 1, got shape () (" +
-                               std::string(to_string(params.dtype())) + ")",
-                           loc);
+    throw_invalid_argument(
+        "gather: params must have rank >= 1, got shape () (" +
+            std::string(to_string(params.dtype())) + ")",
+        loc);
   if (axis < -rank || axis >= rank)
     throw_invalid_argument("gather: axis " + std::to_string(axis) +
                                " is out of range for params of shape " +
@@ -483,7 +484,8 @@ Tensor tfc::unsorted_segment_sum(const Tensor &data, const Tensor &segment_ids,
                                  std::source_location loc) {
   if (num_segments < 0)
     throw_invalid_argument("unsorted_segment_sum: num_segments must be >= 0, "
-                           "got " + std::to_string(num_segments),
+                           "got " +
+                               std::to_string(num_segments),
                            loc);
   OpAttrs attrs;
   attrs.num_segments = num_segments;

@@ -44,7 +44,8 @@ Generator::Generator(Variable state, std::source_location loc)
     detail::throw_invalid_argument(
         "random::Generator: the state must be an int64 Variable of shape "
         "(2,) ([key, counter]), got " +
-            std::string(to_string(v.dtype())) + " " + shape_to_string(v.shape()),
+            std::string(to_string(v.dtype())) + " " +
+            shape_to_string(v.shape()),
         loc);
 }
 
@@ -111,8 +112,8 @@ Tensor scaled(const Tensor &z, double mean, double stddev, const char *op,
 }
 } // namespace
 
-Tensor Generator::normal(std::vector<int64_t> shape, double mean,
-                         double stddev, DType dtype, std::source_location loc) {
+Tensor Generator::normal(std::vector<int64_t> shape, double mean, double stddev,
+                         DType dtype, std::source_location loc) {
   return scaled(draw(kernels::RandomDistribution::Normal, std::move(shape),
                      dtype, "normal", loc),
                 mean, stddev, "normal", loc);
@@ -167,11 +168,10 @@ Tensor tfc::dropout(const Tensor &x, double rate, random::Generator &gen,
   if (rate == 0)
     return x;
   Tensor u = gen.uniform(x.shape(), 0, 1, x.dtype(), loc);
-  Tensor keep = cast(greater_equal(u, detail::scalar_like("dropout", u, rate,
-                                                          loc),
-                                   loc),
-                     x.dtype(), loc);
-  return mul(x, mul(keep, detail::scalar_like("dropout", x, 1 / (1 - rate), loc),
-                    loc),
-             loc);
+  Tensor keep =
+      cast(greater_equal(u, detail::scalar_like("dropout", u, rate, loc), loc),
+           x.dtype(), loc);
+  return mul(
+      x, mul(keep, detail::scalar_like("dropout", x, 1 / (1 - rate), loc), loc),
+      loc);
 }

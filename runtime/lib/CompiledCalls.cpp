@@ -11,9 +11,9 @@
 #include "tfc/runtime/CompiledCalls.h"
 #include "tfc/runtime/ConvKernels.h"
 #include "tfc/runtime/GatherKernels.h"
+#include "tfc/runtime/PoolKernels.h"
 #include "tfc/runtime/RandomKernels.h"
 #include "tfc/runtime/ScanKernels.h"
-#include "tfc/runtime/PoolKernels.h"
 
 #include <cblas.h>
 
@@ -312,17 +312,16 @@ TFC_SEGMENT_SUM_ENTRIES(TFC_DEFINE_SEGMENT_SUM)
     auto &vi = *static_cast<Memref1D<I> *>(ids);                               \
     auto &vo = *static_cast<Memref1D<T> *>(out);                               \
     tfc::kernels::gather<T, I>(vp.aligned + vp.offset, vi.aligned + vi.offset, \
-                               vo.aligned + vo.offset, outer, n,               \
-                               vi.sizes[0], inner);                            \
+                               vo.aligned + vo.offset, outer, n, vi.sizes[0],  \
+                               inner);                                         \
   }
 TFC_GATHER_ENTRIES(TFC_DEFINE_GATHER)
 #undef TFC_DEFINE_GATHER
 
 #define TFC_DEFINE_SCAN(T, SUFFIX)                                             \
-  void _mlir_ciface_tfc_rt_cumsum_##SUFFIX(void *x, void *out, int64_t outer,  \
-                                           int64_t n, int64_t inner,           \
-                                           int64_t exclusive,                  \
-                                           int64_t reverse) {                  \
+  void _mlir_ciface_tfc_rt_cumsum_##SUFFIX(                                    \
+      void *x, void *out, int64_t outer, int64_t n, int64_t inner,             \
+      int64_t exclusive, int64_t reverse) {                                    \
     auto &vx = *static_cast<Memref1D<T> *>(x);                                 \
     auto &vo = *static_cast<Memref1D<T> *>(out);                               \
     tfc::kernels::cumsum<T>(vx.aligned + vx.offset, vo.aligned + vo.offset,    \

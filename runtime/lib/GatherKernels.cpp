@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/runtime/GatherKernels.h"
 #include "DTypeMask.h"
 #include "Internal.h"
 #include "Parallel.h"
-#include "tfc/runtime/GatherKernels.h"
 #include "tfc/runtime/Kernels.h"
 
 #include <algorithm>
@@ -110,8 +110,7 @@ Tensor gather(const Tensor &params, const Tensor &indices, int64_t axis) {
     int64_t bad = first_out_of_range(ip, m, 0, n);
     if (bad >= 0)
       fail(name, "indices[", bad, "] = ", static_cast<int64_t>(ip[bad]),
-           " is not in [0, ", n, ") (params shape ", ps, ", axis ", axis,
-           ")");
+           " is not in [0, ", n, ") (params shape ", ps, ", axis ", axis, ")");
   });
   int64_t total = checked_numel(name, shape, params.dtype());
   Tensor out = make_tensor(params.dtype(), shape, total);
@@ -139,8 +138,7 @@ Tensor unsorted_segment_sum(const Tensor &data, const Tensor &segment_ids,
     fail(name, "num_segments must be >= 0, got ", num_segments);
   const std::vector<int64_t> &ds = data.shape(), &is = segment_ids.shape();
   if (is.size() > ds.size() || !std::equal(is.begin(), is.end(), ds.begin()))
-    fail(name, "segment_ids shape ", is, " is not a prefix of data shape ",
-         ds);
+    fail(name, "segment_ids shape ", is, " is not a prefix of data shape ", ds);
   int64_t m = segment_ids.numel(), inner = 1;
   for (size_t d = is.size(); d < ds.size(); ++d)
     inner *= ds[d];
@@ -163,9 +161,9 @@ Tensor unsorted_segment_sum(const Tensor &data, const Tensor &segment_ids,
   dispatch_dtype(data.dtype(), [&](auto tag) {
     using E = elem_t<decltype(tag)>;
     withIndices(segment_ids, [&](auto *ip) {
-      unsorted_segment_sum(static_cast<const E *>(data.unsafe_impl()->data),
-                           ip, static_cast<E *>(out.unsafe_impl()->data), m,
-                           inner, num_segments);
+      unsorted_segment_sum(static_cast<const E *>(data.unsafe_impl()->data), ip,
+                           static_cast<E *>(out.unsafe_impl()->data), m, inner,
+                           num_segments);
     });
   });
   return out;

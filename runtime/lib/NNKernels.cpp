@@ -189,8 +189,8 @@ Tensor sparse_softmax_cross_entropy_with_logits(const Tensor &labels,
   std::vector<int64_t> outShape(ls.begin(), ls.end() - 1);
   if (labels.shape() != outShape)
     fail(name, "labels shape ", labels.shape(), " must be logits shape ", ls,
-         " without its last dim (", labels.dtype(), " labels, ",
-         logits.dtype(), " logits)");
+         " without its last dim (", labels.dtype(), " labels, ", logits.dtype(),
+         " logits)");
   int64_t rows = shape_numel(outShape), n = ls.back();
   // TensorFlow's CPU kernel rejects a label outside [0, classes).
   std::vector<int64_t> lab(static_cast<size_t>(rows));

@@ -1,10 +1,10 @@
 //===- RandomKernels.cpp - Philox draws from a (key, counter) state -------===//
 
+#include "tfc/runtime/RandomKernels.h"
 #include "DTypeMask.h"
 #include "Internal.h"
 #include "Parallel.h"
 #include "tfc/runtime/Kernels.h"
-#include "tfc/runtime/RandomKernels.h"
 
 #include <Eigen/Core>
 
@@ -25,7 +25,8 @@ namespace {
 constexpr int kLanes = 8;
 void philoxLanes(uint64_t key, uint64_t counter, uint64_t base,
                  uint32_t (&w)[4][kLanes]) {
-  uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
+  uint32_t k0 = static_cast<uint32_t>(key),
+           k1 = static_cast<uint32_t>(key >> 32);
   for (int j = 0; j < kLanes; ++j) {
     uint64_t c = counter + base + j;
     w[0][j] = static_cast<uint32_t>(c);
@@ -69,8 +70,8 @@ void philox_fill(RandomDistribution dist, uint64_t key, uint64_t counter,
     for (int64_t g = gb; g < ge; ++g) {
       philoxLanes(key, counter, static_cast<uint64_t>(g * kLanes), w);
       int64_t first = g * kLanes * perBlock;
-      int count = static_cast<int>(
-          std::min<int64_t>(kLanes * perBlock, n - first));
+      int count =
+          static_cast<int>(std::min<int64_t>(kLanes * perBlock, n - first));
       for (int e = 0; e < count; ++e) {
         int j = e / perBlock, slot = (e % perBlock) * words;
         std::array<uint32_t, 4> block = {w[0][j], w[1][j], w[2][j], w[3][j]};
@@ -122,8 +123,8 @@ Tensor philox_random(const Tensor &state, const std::vector<int64_t> &shape,
   uint64_t key = static_cast<uint64_t>(s[0]),
            counter = static_cast<uint64_t>(s[1]);
   if (dtype == DType::Float32)
-    philox_fill(dist, key, counter, static_cast<float *>(out.unsafe_impl()->data),
-                total);
+    philox_fill(dist, key, counter,
+                static_cast<float *>(out.unsafe_impl()->data), total);
   else
     philox_fill(dist, key, counter,
                 static_cast<double *>(out.unsafe_impl()->data), total);

@@ -1,10 +1,10 @@
 //===- ScanKernels.cpp - cumsum and top_k_indices -------------------------===//
 
+#include "tfc/runtime/ScanKernels.h"
 #include "DTypeMask.h"
 #include "Internal.h"
 #include "Parallel.h"
 #include "tfc/runtime/Kernels.h"
-#include "tfc/runtime/ScanKernels.h"
 
 #include <algorithm>
 #include <numeric>

@@ -897,21 +897,35 @@ bool Generator::genOne() {
     int weight;
   };
   static const std::vector<Entry> table = {
-      {&Generator::genUnary, 14},       {&Generator::genBinary, 18},
-      {&Generator::genCmp, 5},          {&Generator::genSelect, 5},
-      {&Generator::genCast, 5},         {&Generator::genBroadcast, 5},
-      {&Generator::genReduce, 8},       {&Generator::genMatmul, 5},
-      {&Generator::genTranspose, 3},    {&Generator::genReshape, 3},
-      {&Generator::genExpandDims, 2},   {&Generator::genSqueeze, 2},
-      {&Generator::genConcat, 3},       {&Generator::genSlice, 3},
-      {&Generator::genArgmax, 3},       {&Generator::genSoftmax, 3},
-      {&Generator::genCrossEntropy, 1}, {&Generator::genOneHot, 2},
-      {&Generator::genConv, 3},         {&Generator::genPool, 3},
-      {&Generator::genGather, 3},       {&Generator::genSegmentSum, 2},
-      {&Generator::genCumsum, 2},       {&Generator::genTopK, 2},
+      {&Generator::genUnary, 14},
+      {&Generator::genBinary, 18},
+      {&Generator::genCmp, 5},
+      {&Generator::genSelect, 5},
+      {&Generator::genCast, 5},
+      {&Generator::genBroadcast, 5},
+      {&Generator::genReduce, 8},
+      {&Generator::genMatmul, 5},
+      {&Generator::genTranspose, 3},
+      {&Generator::genReshape, 3},
+      {&Generator::genExpandDims, 2},
+      {&Generator::genSqueeze, 2},
+      {&Generator::genConcat, 3},
+      {&Generator::genSlice, 3},
+      {&Generator::genArgmax, 3},
+      {&Generator::genSoftmax, 3},
+      {&Generator::genCrossEntropy, 1},
+      {&Generator::genOneHot, 2},
+      {&Generator::genConv, 3},
+      {&Generator::genPool, 3},
+      {&Generator::genGather, 3},
+      {&Generator::genSegmentSum, 2},
+      {&Generator::genCumsum, 2},
+      {&Generator::genTopK, 2},
       {&Generator::genSparseCrossEntropy, 1},
-      {&Generator::genRandom, 1},       {&Generator::genIf, 4},
-      {&Generator::genWhile, 4},        {&Generator::genPrint, 1},
+      {&Generator::genRandom, 1},
+      {&Generator::genIf, 4},
+      {&Generator::genWhile, 4},
+      {&Generator::genPrint, 1},
       {&Generator::genAssert, 1}};
   std::vector<double> weights;
   for (const Entry &e : table)
@@ -1610,8 +1624,8 @@ bool Generator::genSegmentSum() {
   t.shape[0] = n;
   double terms = static_cast<double>(std::max<int64_t>(m, 1));
   double bound = terms * x.bound;
-  double err = isFloat(dt) ? terms * x.err + 2 * terms * unitRoundoff(dt) * bound
-                           : 0;
+  double err =
+      isFloat(dt) ? terms * x.err + 2 * terms * unitRoundoff(dt) * bound : 0;
   const Val &iv = val(ids);
   return define("tfc.unsorted_segment_sum " + use(a) + ", " + use(ids) +
                     ", num_segments = " + std::to_string(n) + " : (" +
@@ -1635,8 +1649,8 @@ bool Generator::genCumsum() {
   int64_t axis = uniform(0, x.type.rank() - 1);
   double terms = static_cast<double>(std::max<int64_t>(x.type.shape[axis], 1));
   double bound = terms * x.bound;
-  double err = isFloat(dt) ? terms * x.err + 2 * terms * unitRoundoff(dt) * bound
-                           : 0;
+  double err =
+      isFloat(dt) ? terms * x.err + 2 * terms * unitRoundoff(dt) * bound : 0;
   bool exclusive = chance(0.5), reverse = chance(0.5);
   return define("tfc.cumsum " + use(a) + ", axis = " + std::to_string(axis) +
                     ", exclusive = " + (exclusive ? "true" : "false") +
@@ -1707,12 +1721,12 @@ bool Generator::genRandom() {
   TType t{dt, {}, {}};
   for (int64_t r = uniform(0, 3); r > 0; --r)
     t.insertDim(t.rank(), uniform(1, 4));
-  std::string dist = pickOf(std::vector<std::string>{"uniform", "normal",
-                                                     "truncated_normal"});
+  std::string dist =
+      pickOf(std::vector<std::string>{"uniform", "normal", "truncated_normal"});
   // Both modes call the runtime's kernel: the same bits.
   double bound = dist == "uniform" ? 1 : dist == "normal" ? 9 : 2;
-  return define("tfc.philox_random " + use(s) + ", \"" + dist + "\" : " +
-                    typeString(st) + " -> " + typeString(t),
+  return define("tfc.philox_random " + use(s) + ", \"" + dist +
+                    "\" : " + typeString(st) + " -> " + typeString(t),
                 t, bound, 0, true) >= 0;
 }
 

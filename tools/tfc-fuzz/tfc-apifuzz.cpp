@@ -450,12 +450,11 @@ Case Gen::next() {
     Tensor x = tensor();
     int64_t ax = axis(x.rank());
     bool exclusive = coin(), rev = coin();
-    return {"cumsum axis " + std::to_string(ax) +
-                (exclusive ? " exclusive" : "") + (rev ? " reverse" : ""),
-            {x},
-            [ax, exclusive, rev](V a) {
-              return cumsum(a[0], ax, exclusive, rev);
-            }};
+    return {
+        "cumsum axis " + std::to_string(ax) + (exclusive ? " exclusive" : "") +
+            (rev ? " reverse" : ""),
+        {x},
+        [ax, exclusive, rev](V a) { return cumsum(a[0], ax, exclusive, rev); }};
   }
   case 23: {
     Tensor x = tensor();
@@ -490,13 +489,14 @@ Case Gen::next() {
       return {"erf", {x}, [](V a) { return erf(a[0]); }};
     case 1: {
       bool approx = coin();
-      return {std::string("gelu") + (approx ? " approximate" : ""), {x},
+      return {std::string("gelu") + (approx ? " approximate" : ""),
+              {x},
               [approx](V a) { return gelu(a[0], approx); }};
     }
     default: {
       std::vector<int64_t> ax = axes(x.rank());
-      return {"reverse " + vec(ax), {x},
-              [ax](V a) { return reverse(a[0], ax); }};
+      return {
+          "reverse " + vec(ax), {x}, [ax](V a) { return reverse(a[0], ax); }};
     }
     }
   }

@@ -30,8 +30,8 @@ TEST(Gather, HandComputedValues) {
   EXPECT_EQ(gather(constant({7, 8, 9}), constant({2, 2})).to_vector<int32_t>(),
             (std::vector<int32_t>{9, 9}));
 
-  Tensor s = unsorted_segment_sum(constant({{1.0, 2.0}, {3.0, 4.0}, {5.0, 6.0}}),
-                                  constant({2, 0, 2}), 4);
+  Tensor s = unsorted_segment_sum(
+      constant({{1.0, 2.0}, {3.0, 4.0}, {5.0, 6.0}}), constant({2, 0, 2}), 4);
   EXPECT_EQ(s.shape(), (std::vector<int64_t>{4, 2}));
   EXPECT_EQ(s.to_vector<double>(),
             (std::vector<double>{3, 4, 0, 0, 6, 8, 0, 0}));
@@ -54,9 +54,8 @@ TEST(Gather, CompiledMatchesEager) {
                        " " + std::string(to_string(it)));
           Tensor p = cast(rand64(shape, -10, 10, seed++), dt);
           int64_t n = shape[static_cast<size_t>(axis)];
-          Tensor idx = cast(floor(rand64({2, 3}, 0, static_cast<double>(n),
-                                         seed++)),
-                            it);
+          Tensor idx = cast(
+              floor(rand64({2, 3}, 0, static_cast<double>(n), seed++)), it);
           Tensor eager = gather(p, idx, axis);
           auto f = function([axis](const Tensor &a, const Tensor &i) {
             return gather(a, i, axis);
@@ -96,16 +95,18 @@ TEST(Gather, OutOfRangeIndicesRaiseEagerlyAndCompiled) {
   Tensor p = constant({{1.f, 2.f}, {3.f, 4.f}});
   for (Tensor bad : {constant({0, 2}), constant({-1, 0})}) {
     expectError([&] { gather(p, bad); }, "is not in [0, 2)");
-    auto f = function([](const Tensor &a, const Tensor &i) {
-      return gather(a, i);
-    });
+    auto f =
+        function([](const Tensor &a, const Tensor &i) { return gather(a, i); });
     expectError([&] { f(p, bad); }, "outside [0, 2)");
     // Compiled with the index a constant: rejected before any read.
     auto g = function([bad](const Tensor &a) { return gather(a, bad); });
     expectError([&] { g(p); }, "gather");
   }
-  expectError([&] { unsorted_segment_sum(p, constant({0, 2}), 2); },
-              "not below num_segments = 2");
+  expectError(
+      [&] {
+        unsorted_segment_sum(p, constant({0, 2}), 2);
+      },
+      "not below num_segments = 2");
   auto h = function([](const Tensor &d, const Tensor &i) {
     return unsorted_segment_sum(d, i, 2);
   });
@@ -114,10 +115,16 @@ TEST(Gather, OutOfRangeIndicesRaiseEagerlyAndCompiled) {
   expectError([&] { gather(p, constant({0.5f})); }, "gather");
   expectError([&] { gather(p, constant({0}), 2); }, "axis 2 is out of range");
   expectError([&] { gather(constant(1.f), constant({0})); }, "rank >= 1");
-  expectError([&] { unsorted_segment_sum(p, constant({0, 1, 1}), 2); },
-              "prefix");
-  expectError([&] { unsorted_segment_sum(p, constant({0, 1}), -1); },
-              "num_segments must be >= 0");
+  expectError(
+      [&] {
+        unsorted_segment_sum(p, constant({0, 1, 1}), 2);
+      },
+      "prefix");
+  expectError(
+      [&] {
+        unsorted_segment_sum(p, constant({0, 1}), -1);
+      },
+      "num_segments must be >= 0");
 }
 
 TEST(Gather, GradientsInEveryModeMatchFiniteDifferences) {

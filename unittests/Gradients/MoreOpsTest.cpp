@@ -62,14 +62,15 @@ TEST(MoreOps, SparseSoftmaxCrossEntropy) {
   });
   EXPECT_TRUE(allClose(sparse_softmax_cross_entropy_with_logits(labels, logits),
                        from_vector<double>(want, {2}), 1e-12));
-  EXPECT_TRUE(allClose(f(labels, logits), from_vector<double>(want, {2}), 1e-12));
+  EXPECT_TRUE(
+      allClose(f(labels, logits), from_vector<double>(want, {2}), 1e-12));
   // Equal to the dense op on one-hot labels, float32, int64 labels, rank 3.
   Tensor z = cast(rand64({4, 3, 7}, -5, 5, 7), DType::Float32);
   Tensor y = cast(floor(rand64({4, 3}, 0, 7, 8)), DType::Int64);
-  Tensor dense = softmax_cross_entropy_with_logits(
-      one_hot(y, 7, DType::Float32), z);
-  EXPECT_TRUE(allClose(sparse_softmax_cross_entropy_with_logits(y, z), dense,
-                       1e-6));
+  Tensor dense =
+      softmax_cross_entropy_with_logits(one_hot(y, 7, DType::Float32), z);
+  EXPECT_TRUE(
+      allClose(sparse_softmax_cross_entropy_with_logits(y, z), dense, 1e-6));
   EXPECT_TRUE(allClose(f(y, z), dense, 1e-6));
   // Out-of-range labels raise, eagerly and compiled.
   for (Tensor bad : {constant({3, 0}), constant({0, -1})}) {
@@ -86,12 +87,11 @@ TEST(MoreOps, SparseSoftmaxCrossEntropy) {
       },
       "sparse_softmax_cross_entropy");
   Tensor lab = constant({4, 0, 2});
-  checkGradients(
-      "sparse cross entropy",
-      [lab](const std::vector<Tensor> &v) {
-        return sparse_softmax_cross_entropy_with_logits(lab, v[0]);
-      },
-      {rand64({3, 5}, -3, 3, 9)});
+  checkGradients("sparse cross entropy",
+                 [lab](const std::vector<Tensor> &v) {
+                   return sparse_softmax_cross_entropy_with_logits(lab, v[0]);
+                 },
+                 {rand64({3, 5}, -3, 3, 9)});
 }
 
 TEST(MoreOps, Cumsum) {
@@ -120,8 +120,8 @@ TEST(MoreOps, Cumsum) {
     auto g = function([&c](const Tensor &a) {
       return cumsum(a, c.axis, c.exclusive, c.reverse);
     });
-    EXPECT_TRUE(allClose(g(xf), cumsum(xf, c.axis, c.exclusive, c.reverse),
-                         1e-12));
+    EXPECT_TRUE(
+        allClose(g(xf), cumsum(xf, c.axis, c.exclusive, c.reverse), 1e-12));
     checkGradients("cumsum",
                    [&c](const std::vector<Tensor> &v) {
                      return cumsum(v[0], c.axis, c.exclusive, c.reverse);
@@ -161,9 +161,10 @@ TEST(MoreOps, TopK) {
   expectError([&] { top_k(x, 6); }, "k must be in [0, 5]");
   expectError([&] { top_k(constant(1.0), 1); }, "rank >= 1");
   // The values' gradient goes to the picked positions.
-  checkGradients("top_k values",
-                 [](const std::vector<Tensor> &v) { return top_k(v[0], 2).first; },
-                 {rand64({3, 6}, -1, 1, 13)});
+  checkGradients(
+      "top_k values",
+      [](const std::vector<Tensor> &v) { return top_k(v[0], 2).first; },
+      {rand64({3, 6}, -1, 1, 13)});
 }
 
 TEST(MoreOps, Reverse) {
@@ -178,7 +179,9 @@ TEST(MoreOps, Reverse) {
   expectError([&] { reverse(x, {2}); }, "axis 2 is out of range");
   expectError([&] { reverse(x, {1, 1}); }, "listed twice");
   checkGradients("reverse",
-                 [](const std::vector<Tensor> &v) { return reverse(v[0], {0, 1}); },
+                 [](const std::vector<Tensor> &v) {
+                   return reverse(v[0], {0, 1});
+                 },
                  {rand64({3, 4}, -1, 1, 14)});
 }
 

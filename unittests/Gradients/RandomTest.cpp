@@ -56,8 +56,8 @@ TEST(Random, OneMillionSamplesPassMeanVarianceAndKolmogorovSmirnov) {
   auto gen = random::Generator::from_seed(42);
   for (DType dt : {DType::Float32, DType::Float64}) {
     SCOPED_TRACE(std::string(to_string(dt)));
-    std::vector<double> u = cast(gen.uniform({n}, 0, 1, dt), DType::Float64)
-                                .to_vector<double>();
+    std::vector<double> u =
+        cast(gen.uniform({n}, 0, 1, dt), DType::Float64).to_vector<double>();
     double mean = 0, var = 0;
     for (double x : u) {
       ASSERT_GE(x, 0.0);
@@ -72,8 +72,8 @@ TEST(Random, OneMillionSamplesPassMeanVarianceAndKolmogorovSmirnov) {
     EXPECT_NEAR(var, 1.0 / 12, 5 * 0.0745 / std::sqrt(double(n)));
     EXPECT_LT(ks(u, [](double x) { return x; }), crit);
 
-    std::vector<double> z = cast(gen.normal({n}, 0, 1, dt), DType::Float64)
-                                .to_vector<double>();
+    std::vector<double> z =
+        cast(gen.normal({n}, 0, 1, dt), DType::Float64).to_vector<double>();
     mean = 0;
     var = 0;
     for (double x : z)
@@ -105,11 +105,9 @@ TEST(Random, OneMillionSamplesPassMeanVarianceAndKolmogorovSmirnov) {
     var /= n;
     EXPECT_NEAR(mean, 0.0, 5 * std::sqrt(tvar / n));
     EXPECT_NEAR(var, tvar, 0.01);
-    EXPECT_LT(ks(t,
-                 [&](double x) {
-                   return (normalCdf(x) - normalCdf(-2)) / mass;
-                 }),
-              crit);
+    EXPECT_LT(
+        ks(t, [&](double x) { return (normalCdf(x) - normalCdf(-2)) / mass; }),
+        crit);
   }
   // Scaled draws.
   Tensor s = gen.normal({n}, 3, 2, DType::Float64);
@@ -138,7 +136,8 @@ TEST(Random, CompiledCallsDrawFreshNumbersAndMatchEager) {
       EXPECT_TRUE(allClose(got[1], eager.normal({7}, 0, 1, dt), 0));
       EXPECT_TRUE(allClose(got[2], eager.truncated_normal({4}, 0, 1, dt), 0));
     }
-    EXPECT_TRUE(allClose(compiledGen.state().value(), eager.state().value(), 0));
+    EXPECT_TRUE(
+        allClose(compiledGen.state().value(), eager.state().value(), 0));
   }
 }
 
@@ -175,13 +174,15 @@ TEST(Random, DropoutKeepsScalesAndDifferentiates) {
   EXPECT_NEAR(kept / v.size(), 0.75, 0.01);
   EXPECT_TRUE(allClose(dropout(x, 0, gen), x, 0));
   // The gradient is the mask times the scale, eagerly and compiled.
-  auto g1 = random::Generator::from_seed(9), g2 = random::Generator::from_seed(9);
+  auto g1 = random::Generator::from_seed(9),
+       g2 = random::Generator::from_seed(9);
   Tensor w = rand64({64}, -1, 1, 3);
   GradientTape tape;
   tape.watch(w);
   Tensor out = dropout(w, 0.5, g1);
   Tensor grad = tape.gradient(reduce_sum(out), w);
-  EXPECT_TRUE(allClose(grad, cast(not_equal(out, 0.0), DType::Float64) * 2.0, 0));
+  EXPECT_TRUE(
+      allClose(grad, cast(not_equal(out, 0.0), DType::Float64) * 2.0, 0));
   auto step = function([&](const Tensor &a) {
     GradientTape t;
     t.watch(a);

@@ -59,8 +59,7 @@ struct GatherLowering : public OpConversionPattern<GatherOp> {
     SmallVector<AffineExpr> exprs;
     for (int64_t d = axis; d < axis + q; ++d)
       exprs.push_back(rewriter.getAffineDimExpr(d));
-    AffineMap indexMap =
-        AffineMap::get(rank, 0, exprs, rewriter.getContext());
+    AffineMap indexMap = AffineMap::get(rank, 0, exprs, rewriter.getContext());
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value last = arith::SubIOp::create(
@@ -69,8 +68,8 @@ struct GatherLowering : public OpConversionPattern<GatherOp> {
         rewriter, loc, resultType, {indices}, {indexMap}, init,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-          i = arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, i, last),
-                                     zero);
+          i = arith::MaxSIOp::create(
+              b, l, arith::MinSIOp::create(b, l, i, last), zero);
           SmallVector<Value> at;
           for (int64_t d = 0; d < axis; ++d)
             at.push_back(linalg::IndexOp::create(b, l, d));
@@ -123,7 +122,8 @@ struct UnsortedSegmentSumLowering
       inner.push_back(getAffineDimExpr(1 + d, ctx));
     for (int64_t d = 0; d < r; ++d)
       idx.push_back(getAffineDimExpr(1 + k + d, ctx));
-    SmallVector<AffineExpr> dataExprs(idx), outExprs = {getAffineDimExpr(0, ctx)};
+    SmallVector<AffineExpr> dataExprs(idx),
+        outExprs = {getAffineDimExpr(0, ctx)};
     llvm::append_range(dataExprs, inner);
     llvm::append_range(outExprs, inner);
     SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, idx, ctx),
@@ -147,9 +147,10 @@ struct UnsortedSegmentSumLowering
                                               zeroOf(b, l, elt))));
             return;
           }
-          Value add = isa<FloatType>(elt)
-                          ? Value(arith::AddFOp::create(b, l, args[2], args[1]))
-                          : Value(arith::AddIOp::create(b, l, args[2], args[1]));
+          Value add =
+              isa<FloatType>(elt)
+                  ? Value(arith::AddFOp::create(b, l, args[2], args[1]))
+                  : Value(arith::AddIOp::create(b, l, args[2], args[1]));
           linalg::YieldOp::create(
               b, l, Value(arith::SelectOp::create(b, l, hit, add, args[2])));
         });

@@ -29,8 +29,8 @@ struct Bits {
   OpBuilder &b;
   Location loc;
   Value i32(uint32_t v) {
-    return arith::ConstantOp::create(b, loc,
-                                     b.getI32IntegerAttr(static_cast<int32_t>(v)));
+    return arith::ConstantOp::create(
+        b, loc, b.getI32IntegerAttr(static_cast<int32_t>(v)));
   }
   Value i64(int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
@@ -49,7 +49,8 @@ struct Bits {
 SmallVector<Value> philoxWords(OpBuilder &b, Location loc, Value key,
                                Value counter, Value i, Value attempt) {
   Bits x{b, loc};
-  Value c = x.addI(counter, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), i));
+  Value c =
+      x.addI(counter, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), i));
   SmallVector<Value> w = {x.lo(c), x.hi(c), attempt, x.i32(0)};
   Value k0 = x.lo(key), k1 = x.hi(key);
   Value m0 = x.i32(0xD2511F53u), m1 = x.i32(0xCD9E8D57u);
@@ -81,8 +82,8 @@ Value unitUniform(OpBuilder &b, Location loc, Value first, Value second,
     Value c = arith::ExtUIOp::create(
         b, loc, b.getI64Type(),
         arith::ShRUIOp::create(b, loc, second, x.i32(11)));
-    bits = arith::OrIOp::create(
-        b, loc, arith::ShLIOp::create(b, loc, a, x.i64(21)), c);
+    bits = arith::OrIOp::create(b, loc,
+                                arith::ShLIOp::create(b, loc, a, x.i64(21)), c);
     scale = 0x1p-53;
   }
   Value f = arith::UIToFPOp::create(b, loc, elt, bits);
@@ -135,10 +136,11 @@ Value sample(OpBuilder &b, Location loc, StringRef dist, Value key,
       return arith::ConstantOp::create(nb, nl, nb.getFloatAttr(elt, v));
     };
     Value r = math::SqrtOp::create(
-        nb, nl, arith::MulFOp::create(nb, nl, cst(-2.0),
-                                      math::LogOp::create(nb, nl, u1)));
-    Value theta =
-        arith::MulFOp::create(nb, nl, cst(6.283185307179586476925286766559), u2);
+        nb, nl,
+        arith::MulFOp::create(nb, nl, cst(-2.0),
+                              math::LogOp::create(nb, nl, u1)));
+    Value theta = arith::MulFOp::create(
+        nb, nl, cst(6.283185307179586476925286766559), u2);
     return arith::MulFOp::create(nb, nl, r, math::CosOp::create(nb, nl, theta));
   };
   if (dist == "uniform")
@@ -151,7 +153,8 @@ Value sample(OpBuilder &b, Location loc, StringRef dist, Value key,
   Value two = arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 2.0));
   auto loop = scf::WhileOp::create(
       b, loc, TypeRange{b.getI32Type(), elt},
-      ValueRange{x.i32(0), arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 0.0))},
+      ValueRange{x.i32(0),
+                 arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 0.0))},
       [&](OpBuilder &wb, Location wl, ValueRange args) {
         Bits y{wb, wl};
         Value z = normalAt(wb, wl, args[0]);
@@ -197,13 +200,14 @@ struct PhiloxRandomLowering : public OpConversionPattern<PhiloxRandomOp> {
         ValueRange{init}, maps, parallel(1),
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value i = linalg::IndexOp::create(b, l, 0);
-          linalg::YieldOp::create(
-              b, l, sample(b, l, dist, args[0], args[1], i, elt));
+          linalg::YieldOp::create(b, l,
+                                  sample(b, l, dist, args[0], args[1], i, elt));
         });
     int code = dist == "uniform" ? 0 : dist == "normal" ? 1 : 2;
     generic.setLibraryCallAttr(rewriter.getStringAttr(
         "tfc_rt_philox_random(" + std::to_string(code) + ")"));
-    Value result = buildReshape(rewriter, loc, generic.getResult(0), resultType);
+    Value result =
+        buildReshape(rewriter, loc, generic.getResult(0), resultType);
     if (!result)
       return rewriter.notifyMatchFailure(op, "cannot reshape the draw");
     rewriter.replaceOp(op, result);

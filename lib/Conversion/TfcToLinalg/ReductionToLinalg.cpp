@@ -277,14 +277,14 @@ struct SparseCrossEntropyLowering
     SmallVector<int64_t> shape(
         cast<RankedTensorType>(adaptor.getLabels().getType()).getShape());
     shape.push_back(classes);
-    auto oneHotType =
-        RankedTensorType::get(shape, logitsType.getElementType());
-    Value labels = OneHotOp::create(rewriter, op.getLoc(), oneHotType,
-                                    adaptor.getLabels(),
-                                    rewriter.getI64IntegerAttr(classes));
+    auto oneHotType = RankedTensorType::get(shape, logitsType.getElementType());
+    Value labels =
+        OneHotOp::create(rewriter, op.getLoc(), oneHotType, adaptor.getLabels(),
+                         rewriter.getI64IntegerAttr(classes));
     // Dynamic leading dims: the logits' type (equal at run time, checked).
     if (oneHotType != logitsType)
-      labels = tensor::CastOp::create(rewriter, op.getLoc(), logitsType, labels);
+      labels =
+          tensor::CastOp::create(rewriter, op.getLoc(), logitsType, labels);
     rewriter.replaceOpWithNewOp<SoftmaxCrossEntropyOp>(op, labels,
                                                        adaptor.getLogits());
     return success();

@@ -188,9 +188,8 @@ Value mlir::tfc::buildScalarOp(Operation *op, OpBuilder &b, Location loc,
       .Case([&](Log1pOp) -> Value {
         return math::Log1pOp::create(b, loc, args[0]);
       })
-      .Case([&](ErfOp) -> Value {
-        return math::ErfOp::create(b, loc, args[0]);
-      })
+      .Case(
+          [&](ErfOp) -> Value { return math::ErfOp::create(b, loc, args[0]); })
       .Case([&](FloorOp) -> Value {
         return math::FloorOp::create(b, loc, args[0]);
       })

@@ -35,10 +35,11 @@ Value cIndex(OpBuilder &b, Location loc, int64_t v) {
 }
 
 /// The linalg.generic written for `resultType`, no inputs, `body(indices)`.
-Value indexedGeneric(OpBuilder &b, Location loc, RankedTensorType resultType,
-                     ValueRange dynSizes,
-                     function_ref<Value(OpBuilder &, Location, ValueRange)> body,
-                     StringRef libraryCall) {
+Value indexedGeneric(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange dynSizes,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    StringRef libraryCall) {
   Value init = emptyTensor(b, loc, resultType, dynSizes);
   int64_t rank = resultType.getRank();
   auto generic = linalg::GenericOp::create(
@@ -94,8 +95,8 @@ struct CumsumLowering : public OpConversionPattern<CumsumOp> {
           return loop.getResult(0);
         },
         "tfc_rt_cumsum(" + std::to_string(axis) + "," +
-            std::to_string(int(exclusive)) + "," + std::to_string(int(reverse)) +
-            ")");
+            std::to_string(int(exclusive)) + "," +
+            std::to_string(int(reverse)) + ")");
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -123,10 +124,10 @@ struct TopKIndicesLowering : public OpConversionPattern<TopKIndicesOp> {
                       Value ib) -> Value {
       Value gt, lt;
       if (isa<FloatType>(elt)) {
-        Value aNan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, va,
-                                           va);
-        Value bNan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, vb,
-                                           vb);
+        Value aNan =
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, va, va);
+        Value bNan =
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, vb, vb);
         Value notB = arith::XOrIOp::create(
             b, l, bNan, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
         Value notA = arith::XOrIOp::create(
@@ -173,9 +174,8 @@ struct TopKIndicesLowering : public OpConversionPattern<TopKIndicesOp> {
                           ib, il,
                           Value(arith::AddIOp::create(ib, il, cnt[0], inc)));
                     });
-                Value hit = arith::CmpIOp::create(ob, ol,
-                                                  arith::CmpIPredicate::eq,
-                                                  rank.getResult(0), j);
+                Value hit = arith::CmpIOp::create(
+                    ob, ol, arith::CmpIPredicate::eq, rank.getResult(0), j);
                 scf::YieldOp::create(
                     ob, ol,
                     Value(arith::SelectOp::create(ob, ol, hit, i, found[0])));

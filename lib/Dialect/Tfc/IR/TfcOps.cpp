@@ -1556,8 +1556,8 @@ LogicalResult UnsortedSegmentSumOp::inferReturnTypes(
                           "requires a 'num_segments' attribute");
   int64_t n = adaptor.getNumSegments();
   if (n < 0)
-    return emitInferError(location, name,
-                          "expected num_segments >= 0 but got ", n);
+    return emitInferError(location, name, "expected num_segments >= 0 but got ",
+                          n);
   bool prefix = ids->getRank() <= data->getRank();
   for (int64_t d = 0; prefix && d < ids->getRank(); ++d)
     prefix = dimsCompatible(ids->getDimSize(d), data->getDimSize(d));
@@ -1607,9 +1607,10 @@ LogicalResult CumsumOp::verify() {
   return success();
 }
 
-LogicalResult TopKIndicesOp::inferReturnTypes(
-    MLIRContext *ctx, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult TopKIndicesOp::inferReturnTypes(MLIRContext *ctx,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
   StringRef name = getOperationName();
   FailureOr<RankedTensorType> x = getRankedTensor(
       location, name, "the operand", adaptor.getOperand().getType());

@@ -416,8 +416,8 @@ void checkSegmentSum(Checker &c, UnsortedSegmentSumOp op) {
       conds.push_back(c.eq(c.dim(ids, d), c.dim(data, d)));
   if (!conds.empty()) {
     std::string a = c.shape(ids), b = c.shape(data);
-    c.check(c.all(conds), "segment_ids shape " + a +
-                              " is not a prefix of data shape " + b);
+    c.check(c.all(conds),
+            "segment_ids shape " + a + " is not a prefix of data shape " + b);
   }
   c.checkElements(ids, ElementPredicate::below,
                   "a segment id is not below num_segments = {}",
@@ -436,8 +436,7 @@ void checkSparseCrossEntropy(Checker &c, SparseSoftmaxCrossEntropyOp op) {
       conds.push_back(c.eq(c.dim(labels, d), c.dim(logits, d)));
   if (!conds.empty()) {
     std::string a = c.shape(labels), b = c.shape(logits);
-    c.check(c.all(conds), "labels shape " + a +
-                              " is not logits shape " + b +
+    c.check(c.all(conds), "labels shape " + a + " is not logits shape " + b +
                               " without its last dim");
   }
   c.checkElements(labels, ElementPredicate::in_range,
@@ -475,9 +474,8 @@ void insertChecks(Operation *op) {
       })
       .Case([&](SoftmaxCrossEntropyOp o) { checkCrossEntropy(c, o); })
       .Case([&](GatherOp o) { checkGather(c, o); })
-      .Case([&](SparseSoftmaxCrossEntropyOp o) {
-        checkSparseCrossEntropy(c, o);
-      })
+      .Case(
+          [&](SparseSoftmaxCrossEntropyOp o) { checkSparseCrossEntropy(c, o); })
       .Case([&](UnsortedSegmentSumOp o) { checkSegmentSum(c, o); });
 }
 

@@ -34,8 +34,8 @@ public:
             std::source_location loc = std::source_location::current());
   /// A generator on an existing state: an int64 Variable of shape (2,)
   /// holding [key, counter] (InvalidArgumentError otherwise).
-  explicit Generator(Variable state,
-                     std::source_location loc = std::source_location::current());
+  explicit Generator(Variable state, std::source_location loc =
+                                         std::source_location::current());
 
   /// Uniform in [lo, hi).
   Tensor uniform(std::vector<int64_t> shape, double lo = 0, double hi = 1,

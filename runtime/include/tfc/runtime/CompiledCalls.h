@@ -112,9 +112,9 @@ TFC_GATHER_ENTRIES(TFC_DECLARE_GATHER)
 #define TFC_SCAN_ENTRIES(X)                                                    \
   X(float, f32) X(double, f64) X(int32_t, i32) X(int64_t, i64)
 #define TFC_DECLARE_SCAN(T, SUFFIX)                                            \
-  void _mlir_ciface_tfc_rt_cumsum_##SUFFIX(void *x, void *out, int64_t outer,  \
-                                           int64_t n, int64_t inner,           \
-                                           int64_t exclusive, int64_t reverse); \
+  void _mlir_ciface_tfc_rt_cumsum_##SUFFIX(                                    \
+      void *x, void *out, int64_t outer, int64_t n, int64_t inner,             \
+      int64_t exclusive, int64_t reverse);                                     \
   void _mlir_ciface_tfc_rt_top_k_indices_##SUFFIX(                             \
       void *x, void *out, int64_t rows, int64_t n, int64_t k);
 TFC_SCAN_ENTRIES(TFC_DECLARE_SCAN)

@@ -56,7 +56,8 @@ struct OpAttrs {
   /// cast and one_hot: the result dtype.
   DType dtype = DType::Float32;
   /// philox_random.
-  kernels::RandomDistribution distribution = kernels::RandomDistribution::Uniform;
+  kernels::RandomDistribution distribution =
+      kernels::RandomDistribution::Uniform;
   /// cmp.
   kernels::CmpPredicate predicate = kernels::CmpPredicate::EQ;
   /// conv2d, pooling and their gradients: (height, width) each.

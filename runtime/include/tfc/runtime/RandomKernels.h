@@ -51,10 +51,9 @@ inline std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> c,
 inline std::array<uint32_t, 4> philox_block(uint64_t key, uint64_t counter,
                                             uint64_t i, uint32_t attempt) {
   uint64_t c = counter + i;
-  return philox4x32_10({static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32),
-                        attempt, 0u},
-                       static_cast<uint32_t>(key),
-                       static_cast<uint32_t>(key >> 32));
+  return philox4x32_10(
+      {static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32), attempt, 0u},
+      static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32));
 }
 
 /// [0, 1) from the words: 24 bits for float, 53 for double. `shift` moves
@@ -66,8 +65,8 @@ inline T unit_uniform(const std::array<uint32_t, 4> &w, int first,
     return (static_cast<float>(w[first] >> 8) + (shift ? 1.0f : 0.0f)) *
            0x1p-24f;
   } else {
-    uint64_t bits = (static_cast<uint64_t>(w[first]) << 21) |
-                    (w[first + 1] >> 11);
+    uint64_t bits =
+        (static_cast<uint64_t>(w[first]) << 21) | (w[first + 1] >> 11);
     return (static_cast<double>(bits) + (shift ? 1.0 : 0.0)) * 0x1p-53;
   }
 }
@@ -101,7 +100,7 @@ inline T philox_sample(RandomDistribution dist, uint64_t key, uint64_t counter,
     if (dist == RandomDistribution::Normal || std::fabs(z) < T(2) ||
         attempt == 63)
       return dist == RandomDistribution::Normal || std::fabs(z) < T(2) ? z
-                                                                      : T(0);
+                                                                       : T(0);
   }
 }
 
