@@ -89,16 +89,10 @@ void _mlir_ciface_tfc_rt_avg_pool2d_grad_f64(void *a, void *out, int64_t kh,
 TFC_SEGMENT_SUM_ENTRIES(TFC_DECLARE_SEGMENT_SUM)
 #undef TFC_DECLARE_SEGMENT_SUM
 /// gather on flat contiguous buffers: params [outer, n, inner], ids [m],
-/// out [outer, m, inner] (the indices checked before the call).
+/// out [outer, m, inner] (the indices checked before the call); the segment
+/// sums' types and bool params.
 #define TFC_GATHER_ENTRIES(X)                                                  \
-  X(float, int32_t, f32_i32)                                                   \
-  X(float, int64_t, f32_i64)                                                   \
-  X(double, int32_t, f64_i32)                                                  \
-  X(double, int64_t, f64_i64)                                                  \
-  X(int32_t, int32_t, i32_i32)                                                 \
-  X(int32_t, int64_t, i32_i64)                                                 \
-  X(int64_t, int32_t, i64_i32)                                                 \
-  X(int64_t, int64_t, i64_i64)                                                 \
+  TFC_SEGMENT_SUM_ENTRIES(X)                                                   \
   X(uint8_t, int32_t, i1_i32)                                                  \
   X(uint8_t, int64_t, i1_i64)
 #define TFC_DECLARE_GATHER(T, I, SUFFIX)                                       \
