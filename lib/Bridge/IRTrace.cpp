@@ -649,6 +649,10 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
         "padding", builder.getStringAttr(
                        attrs.padding == Padding::Same ? "SAME" : "VALID")));
     break;
+  case OpKind::SparseSoftmaxCrossEntropy:
+    if (n != 2)
+      throw fail("expected labels and logits");
+    break;
   case OpKind::SoftmaxCrossEntropy: {
     if (n != 2)
       throw fail("expected labels and logits");

@@ -1601,9 +1601,10 @@ LogicalResult SparseSoftmaxCrossEntropyOp::inferReturnTypes(
 
 LogicalResult CumsumOp::verify() {
   int64_t rank = cast<RankedTensorType>(getType()).getRank();
-  if (getAxis() < 0 || getAxis() >= rank)
+  int64_t axis = getAxisAttr().getInt();
+  if (axis < 0 || axis >= rank)
     return emitOpError("expected an axis in [0, ")
-           << rank << ") but got " << getAxis();
+           << rank << ") but got " << axis;
   return success();
 }
 
