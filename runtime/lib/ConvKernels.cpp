@@ -437,6 +437,19 @@ private:
   int saved;
 };
 
+/// A VALID window with stride > 1 can leave the input's last rows or
+/// columns unread, which oneDNN takes as negative bottom/right padding. Its
+/// 1x1 backward-weights kernel (2.6) then computes wrong filter gradients
+/// and writes past its scratch (heap corruption: difftest-grad seed
+/// 950139), and a view without those rows makes it fall back to its
+/// reference loops: such geometries keep im2col + OpenBLAS.
+bool dnnlServes(const kernels::Conv2DShape &s) {
+  return (s.oh - 1) * s.strideH + (s.kh - 1) * s.dilationH + 1 >=
+             s.h + s.padTop &&
+         (s.ow - 1) * s.strideW + (s.kw - 1) * s.dilationW + 1 >=
+             s.w + s.padLeft;
+}
+
 /// Runs pass `pass` of `s` on oneDNN. `src` (NHWC input or its gradient),
 /// `weights` (HWIO filter or its gradient) and `dst` (NHWC output or its
 /// gradient) are the caller's buffers; the pass writes the one it computes.
@@ -549,7 +562,8 @@ void conv2d(const Conv2DShape &s, const T *x, const T *f, T *y) {
     return;
 #ifdef TFC_HAVE_DNNL
   if constexpr (std::is_same_v<T, float>)
-    return runDnnl("conv2d", s, Pass::Forward, const_cast<float *>(x),
+    if (dnnlServes(s))
+      return runDnnl("conv2d", s, Pass::Forward, const_cast<float *>(x),
                    const_cast<float *>(f), y);
 #endif
   if (isPointwise(s)) {
@@ -581,7 +595,7 @@ void conv2d_backprop_input(const Conv2DShape &s, const T *dy, const T *f,
   // oneDNN pads the input channels to its 16-wide block here: with under 8
   // of them col2im is faster (28x28x1 -> 32, batch 128: 7 ms against 17).
   if constexpr (std::is_same_v<T, float>)
-    if (s.c >= 8)
+    if (s.c >= 8 && dnnlServes(s))
       return runDnnl("conv2d_backprop_input", s, Pass::BackpropInput, dx,
                      const_cast<float *>(f), const_cast<float *>(dy));
 #endif
@@ -616,7 +630,8 @@ void conv2d_backprop_filter(const Conv2DShape &s, const T *x, const T *dy,
   }
 #ifdef TFC_HAVE_DNNL
   if constexpr (std::is_same_v<T, float>)
-    return runDnnl("conv2d_backprop_filter", s, Pass::BackpropFilter,
+    if (dnnlServes(s))
+      return runDnnl("conv2d_backprop_filter", s, Pass::BackpropFilter,
                    const_cast<float *>(x), df, const_cast<float *>(dy));
 #endif
   if (isPointwise(s)) {

@@ -209,6 +209,27 @@ TYPED_TEST(ConvKernels, BigBatchMatchesDirectLoops) {
               rng, tol);
 }
 
+// VALID windows with stride > 1 that leave the input's last rows or columns
+// unread (oneDNN would see negative bottom/right padding). oneDNN 2.6's 1x1
+// backward-weights kernel gets these wrong and corrupts the heap, so they
+// stay on im2col: seed 950139 of tfc-difftest-grad found it.
+TYPED_TEST(ConvKernels, UnreadTrailingInputMatchesDirectLoops) {
+  using T = TypeParam;
+  const double tol = std::is_same_v<T, float> ? 1e-4 : 1e-12;
+  std::mt19937 rng(950139);
+  for (int repeat = 0; repeat < 20; ++repeat) {
+    checkAll<T>(conv2d_shape("conv2d", {1, 6, 14, 3}, {1, 1, 3, 2}, {1, 2},
+                             {1, 2}, false),
+                rng, tol);
+    checkAll<T>(conv2d_shape("conv2d", {2, 28, 28, 16}, {3, 3, 16, 8}, {2, 2},
+                             {1, 1}, false),
+                rng, tol);
+    checkAll<T>(conv2d_shape("conv2d", {2, 9, 10, 12}, {1, 1, 12, 4}, {2, 3},
+                             {1, 1}, false),
+                rng, tol);
+  }
+}
+
 // A column matrix of 3*32*32 rows by 7*7*16 columns (9.6 MB in float, 19 MB
 // in double) is split into several chunks of the kernels' 4 MiB bound whose
 // edges fall inside images, so col2im and the accumulating filter GEMM see
