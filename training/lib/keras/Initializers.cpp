@@ -53,9 +53,9 @@ std::optional<random::Generator> &globalGenerator() {
   return gen;
 }
 
-/// A generator for one initializer call: a fresh one from `seed`, or the
-/// process-wide one split off (so concurrent users do not share a state).
-random::Generator generatorFor(uint64_t seed) {
+} // namespace
+
+random::Generator seed_generator(uint64_t seed) {
   if (seed != 0)
     return random::Generator::from_seed(seed);
   std::lock_guard<std::mutex> lock(globalMutex());
@@ -65,6 +65,8 @@ random::Generator generatorFor(uint64_t seed) {
                                        (uint64_t(std::random_device{}()) << 32));
   return gen->split(1)[0];
 }
+
+namespace {
 
 void requireFloat(const char *name, DType dtype) {
   if (dtype != DType::Float32 && dtype != DType::Float64)
@@ -103,7 +105,7 @@ Initializer varianceScaling(const char *name, double scale, Mode mode,
     auto [in, out] = fans(shape);
     double n = mode == Mode::FanIn ? in : (in + out) / 2;
     double variance = scale / std::max(1.0, n);
-    random::Generator gen = generatorFor(seed);
+    random::Generator gen = seed_generator(seed);
     if (dist == Dist::Uniform) {
       double limit = std::sqrt(3 * variance);
       return gen.uniform(shape, -limit, limit, dtype);
@@ -159,14 +161,14 @@ Initializer he_normal(uint64_t seed) {
 Initializer random_uniform(double minval, double maxval, uint64_t seed) {
   return Initializer("random_uniform", [=](const Shape &shape, DType dtype) {
     requireFloat("random_uniform", dtype);
-    return generatorFor(seed).uniform(shape, minval, maxval, dtype);
+    return seed_generator(seed).uniform(shape, minval, maxval, dtype);
   });
 }
 
 Initializer random_normal(double mean, double stddev, uint64_t seed) {
   return Initializer("random_normal", [=](const Shape &shape, DType dtype) {
     requireFloat("random_normal", dtype);
-    return generatorFor(seed).normal(shape, mean, stddev, dtype);
+    return seed_generator(seed).normal(shape, mean, stddev, dtype);
   });
 }
 
@@ -183,7 +185,7 @@ Initializer orthogonal(double gain, uint64_t seed) {
     // Gram-Schmidt in double; the sign convention of QR with a positive
     // diagonal of R), transposed back when the shape is wide.
     int64_t n = std::max(rows, cols), m = std::min(rows, cols);
-    std::vector<double> a = cast(generatorFor(seed).normal({n, m}, 0, 1,
+    std::vector<double> a = cast(seed_generator(seed).normal({n, m}, 0, 1,
                                                            DType::Float64),
                                  DType::Float64)
                                 .to_vector<double>();

@@ -101,7 +101,7 @@ Shape LayerBase::compute_output_shape(const Shape &input_shape) {
 void LayerBase::ensure_built(const Shape &input_shape) {
   if (built_)
     return;
-  if (detail::active_trace_hook())
+  if (tfc::detail::active_trace_hook())
     throw InvalidArgumentError(
         "Layer " + name() + " (" + class_name() +
         "): first called inside a tfc::function; call it once eagerly (or "
@@ -147,7 +147,10 @@ Tensor Layer::operator()(const Tensor &x, bool training) const {
     throw InvalidArgumentError("Layer " + impl->name() + " (" +
                                impl->class_name() + "): undefined input");
   impl->ensure_built(x.shape());
-  return impl->call(x, training);
+  Tensor y = impl->call(x, training);
+  if (y.defined())
+    impl->last_output_shape_ = y.shape();
+  return y;
 }
 
 void LayerBase::collect(const std::string &prefix,

@@ -20,6 +20,10 @@
 #include <utility>
 #include <vector>
 
+namespace tfc::random {
+class Generator;
+}
+
 namespace tfc::keras {
 
 using Shape = std::vector<int64_t>;
@@ -63,6 +67,10 @@ Initializer orthogonal(double gain = 1, uint64_t seed = 0);
 /// keras.utils.set_random_seed: reseeds the process-wide generator behind
 /// unseeded initializers and layers (Dropout with seed 0).
 void set_random_seed(uint64_t seed);
+
+/// A generator for `seed`; 0: a new stream split off the process-wide
+/// generator (what unseeded initializers and Dropout layers use).
+random::Generator seed_generator(uint64_t seed);
 
 class LayerBase;
 
@@ -131,6 +139,8 @@ public:
 
   const std::string &name() const;
   bool built() const { return built_; }
+  /// The shape of the latest output (empty before the first call).
+  const Shape &last_output_shape() const { return last_output_shape_; }
 
 protected:
   Variable add_weight(const std::string &name, Shape shape,
@@ -155,6 +165,7 @@ private:
 
   mutable std::string name_;
   bool built_ = false;
+  Shape last_output_shape_;
   struct Weight {
     std::string name;
     Variable var;
