@@ -12,6 +12,7 @@
 #include "tfc/frontend/Function.h"
 #include "tfc/frontend/Gradients.h"
 #include "tfc/frontend/Ops.h"
+#include "tfc/frontend/Random.h"
 #include "tfc/runtime/Error.h"
 
 #include <gtest/gtest.h>
@@ -284,5 +285,127 @@ TEST(KerasLayers, GradientsFlowToEveryTrainableWeight) {
   for (const Tensor &g : grads)
     EXPECT_TRUE(g.defined());
 }
+
+/// The recurrences written out in double, from the layers' own weights:
+/// h (and c) per step; returns every step's h, row-major (batch, time,
+/// units).
+std::vector<double> referenceRnn(bool lstm, const Tensor &x,
+                                 const std::vector<Variable> &w,
+                                 int64_t units) {
+  const int64_t B = x.shape()[0], T = x.shape()[1], F = x.shape()[2];
+  const int64_t G = lstm ? 4 : 3;
+  auto xv = cast(x, DType::Float64).to_vector<double>();
+  auto k = cast(w[0].value(), DType::Float64).to_vector<double>();
+  auto u = cast(w[1].value(), DType::Float64).to_vector<double>();
+  auto b = cast(w[2].value(), DType::Float64).to_vector<double>();
+  auto sig = [](double v) { return 1 / (1 + std::exp(-v)); };
+  std::vector<double> h(size_t(B * units), 0), c(h), out;
+  std::vector<double> seq(size_t(B * T * units));
+  for (int64_t t = 0; t < T; ++t) {
+    std::vector<double> nh(h.size()), nc(c.size());
+    for (int64_t n = 0; n < B; ++n) {
+      std::vector<double> xz(size_t(G * units)), hz(size_t(G * units));
+      for (int64_t j = 0; j < G * units; ++j) {
+        double a = b[size_t(j)], r = lstm ? 0 : b[size_t(G * units + j)];
+        for (int64_t f = 0; f < F; ++f)
+          a += xv[size_t((n * T + t) * F + f)] * k[size_t(f * G * units + j)];
+        for (int64_t q = 0; q < units; ++q)
+          r += h[size_t(n * units + q)] * u[size_t(q * G * units + j)];
+        xz[size_t(j)] = a, hz[size_t(j)] = r;
+      }
+      for (int64_t q = 0; q < units; ++q) {
+        auto g = [&](int gi) { return size_t(gi * units + q); };
+        size_t at = size_t(n * units + q);
+        if (lstm) {
+          double z[4];
+          for (int gi = 0; gi < 4; ++gi)
+            z[gi] = xz[g(gi)] + hz[g(gi)];
+          nc[at] = sig(z[1]) * c[at] + sig(z[0]) * std::tanh(z[2]);
+          nh[at] = sig(z[3]) * std::tanh(nc[at]);
+        } else {
+          double zg = sig(xz[g(0)] + hz[g(0)]), rg = sig(xz[g(1)] + hz[g(1)]);
+          double cand = std::tanh(xz[g(2)] + rg * hz[g(2)]);
+          nh[at] = zg * h[at] + (1 - zg) * cand;
+        }
+        seq[size_t((n * T + t) * units + q)] = nh[at];
+      }
+    }
+    h = nh, c = nc;
+  }
+  return seq;
+}
+
+class Recurrent : public ::testing::TestWithParam<bool> {};
+
+TEST_P(Recurrent, MatchesTheRecurrenceEagerAndCompiled) {
+  const bool lstm = GetParam();
+  const int64_t units = 3;
+  Layer seqLayer = lstm ? layers::LSTM(units, true) : layers::GRU(units, true);
+  Tensor x = random::Generator::from_seed(5).normal({2, 4, 5});
+  Tensor all = seqLayer(x);
+  ASSERT_EQ(all.shape(), (std::vector<int64_t>{2, 4, units}));
+  auto w = seqLayer.trainable_variables();
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[1].shape(),
+            (std::vector<int64_t>{units, (lstm ? 4 : 3) * units}));
+  if (lstm) {
+    // Keras's unit_forget_bias: the forget gate's bias starts at one.
+    expectNear(values(w[2].value()), {0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0});
+  } else {
+    EXPECT_EQ(w[2].shape(), (std::vector<int64_t>{2, 3 * units}));
+  }
+  // Non-zero biases, so the reference checks where each bias goes.
+  w[2].assign(random::Generator::from_seed(6).normal(w[2].shape()));
+  all = seqLayer(x);
+  std::vector<double> ref = referenceRnn(lstm, x, w, units);
+  expectNear(values(all), ref, 1e-5);
+
+  // The last step alone, eagerly and compiled.
+  auto compiled = function([seqLayer](const Tensor &in) {
+    return seqLayer(in);
+  });
+  Tensor traced = compiled(x);
+  expectNear(values(traced), ref, 1e-5);
+}
+
+TEST_P(Recurrent, GradientsMatchFiniteDifferencesEagerAndCompiled) {
+  const bool lstm = GetParam();
+  Layer l = lstm ? layers::LSTM(2) : layers::GRU(2);
+  // Float32 weights: central differences with a loose tolerance.
+  Tensor x32 = random::Generator::from_seed(8).normal({2, 3, 2});
+  l(x32);
+  Variable k = l.trainable_variables()[0];
+  auto lossOf = [&]() { return reduce_sum(square(l(x32, true))); };
+  GradientTape tape;
+  Tensor loss = lossOf();
+  Tensor g = tape.gradient(loss, k);
+  auto step = function([l, k, x32](const Tensor &) {
+    GradientTape t;
+    Tensor y = reduce_sum(square(l(x32, true)));
+    return t.gradient(y, k);
+  });
+  Tensor gc = step(constant(0.f));
+  std::vector<float> ge = values(g), gcv = values(gc);
+  std::vector<float> kv = values(k.value());
+  const float h = 1e-2f;
+  for (size_t i = 0; i < kv.size(); ++i) {
+    std::vector<float> plus = kv, minus = kv;
+    plus[i] += h, minus[i] -= h;
+    k.assign(from_vector(plus, k.shape()));
+    double lp = lossOf().item<float>();
+    k.assign(from_vector(minus, k.shape()));
+    double lm = lossOf().item<float>();
+    k.assign(from_vector(kv, k.shape()));
+    double fd = (lp - lm) / (2 * h);
+    EXPECT_NEAR(ge[i], fd, 2e-2 * (1 + std::fabs(fd))) << "element " << i;
+    EXPECT_NEAR(gcv[i], ge[i], 1e-4 * (1 + std::fabs(ge[i])))
+        << "element " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(LstmAndGru, Recurrent, ::testing::Bool(),
+                         [](const auto &info) {
+                           return info.param ? "LSTM" : "GRU";
+                         });
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "tfc/keras/Layers.h"
 
+#include "tfc/frontend/ControlFlow.h"
 #include "tfc/frontend/Creation.h"
 #include "tfc/frontend/Ops.h"
 #include "tfc/frontend/Random.h"
@@ -356,6 +357,130 @@ private:
   ActivationFn act;
 };
 
+/// What LSTM and GRU share: the input checks, the input projection of
+/// every step at once, and the loop over time that collects the outputs.
+class RecurrentLayer : public LayerBase {
+public:
+  RecurrentLayer(int64_t units, bool returnSequences, int gates)
+      : units(units), gates(gates), returnSequences(returnSequences) {
+    requirePositive("recurrent layer", "units", units);
+  }
+  void build(const Shape &in) override {
+    if (in.size() != 3 || in[2] <= 0)
+      badInput(*this, in,
+               "needs a (batch, time, features) input with known features");
+    kernel = add_weight("kernel", {in[2], gates * units},
+                        initializers::glorot_uniform());
+    recurrent = add_weight("recurrent_kernel", {units, gates * units},
+                           initializers::orthogonal());
+    buildBias();
+  }
+  Tensor call(const Tensor &x, bool) override {
+    const Shape &in = x.shape();
+    if (in.size() != 3 || in[2] != kernel->shape()[0])
+      badInput(*this, in,
+               "expected (batch, time, " +
+                   std::to_string(kernel->shape()[0]) + ")");
+    const int64_t batch = in[0], time = in[1];
+    if (time == 0)
+      badInput(*this, in, "needs at least one time step");
+    // One matmul projects every step's input; the loop adds the recurrent
+    // part.
+    Tensor xw = reshape(matmul(reshape(x, {-1, in[2]}), kernel->value()),
+                        {batch, time, gates * units}) +
+                inputBias();
+    Tensor u = recurrent->value();
+    std::vector<Tensor> init{constant(0), zeros({batch, units})};
+    if (gates == 4)
+      init.push_back(zeros({batch, units})); // LSTM's cell state
+    if (returnSequences)
+      init.push_back(zeros({batch, time, units}));
+    std::vector<Tensor> out = while_loop(
+        [time](const std::vector<Tensor> &v) { return v[0] < int32_t(time); },
+        [&](const std::vector<Tensor> &v) {
+          std::vector<Tensor> next = step(gather(xw, v[0], 1), u, v);
+          next.insert(next.begin(), v[0] + 1);
+          if (returnSequences) {
+            // Row t of the sequence: a one-hot mask over time.
+            Tensor at = reshape(one_hot(v[0], time), {1, time, 1});
+            next.push_back(v.back() + at * expand_dims(next[1], 1));
+          }
+          return next;
+        },
+        std::move(init));
+    return returnSequences ? out.back() : out[1];
+  }
+
+protected:
+  /// The next (h) or (h, c) from this step's projected input `xt` and the
+  /// loop variables (v[1] = h, v[2] = c).
+  virtual std::vector<Tensor> step(const Tensor &xt, const Tensor &u,
+                                   const std::vector<Tensor> &v) = 0;
+  virtual void buildBias() = 0;
+  virtual Tensor inputBias() = 0;
+  /// Gate k of a (batch, gates * units) tensor.
+  Tensor gate(const Tensor &z, int k) const {
+    return slice(z, {0, k * units}, {z.shape()[0], units});
+  }
+
+  int64_t units;
+  int gates;
+  bool returnSequences;
+  std::optional<Variable> kernel, recurrent, bias;
+};
+
+class LSTMLayer : public RecurrentLayer {
+public:
+  LSTMLayer(int64_t units, bool returnSequences)
+      : RecurrentLayer(units, returnSequences, 4) {}
+  std::string class_name() const override { return "LSTM"; }
+
+private:
+  void buildBias() override {
+    const int64_t u = units;
+    bias = add_weight("bias", {4 * u},
+                      Initializer("lstm_bias", [u](const Shape &, DType dt) {
+                        return concat({zeros({u}, dt), ones({u}, dt),
+                                       zeros({2 * u}, dt)},
+                                      0);
+                      }));
+  }
+  Tensor inputBias() override { return bias->value(); }
+  std::vector<Tensor> step(const Tensor &xt, const Tensor &u,
+                           const std::vector<Tensor> &v) override {
+    Tensor z = xt + matmul(v[1], u);
+    Tensor i = sigmoid(gate(z, 0)), f = sigmoid(gate(z, 1));
+    Tensor c = f * v[2] + i * tanh(gate(z, 2));
+    Tensor h = sigmoid(gate(z, 3)) * tanh(c);
+    return {h, c};
+  }
+};
+
+class GRULayer : public RecurrentLayer {
+public:
+  GRULayer(int64_t units, bool returnSequences)
+      : RecurrentLayer(units, returnSequences, 3) {}
+  std::string class_name() const override { return "GRU"; }
+
+private:
+  void buildBias() override {
+    bias = add_weight("bias", {2, 3 * units}, initializers::zeros());
+  }
+  Tensor row(int r) {
+    return reshape(slice(bias->value(), {r, 0}, {1, 3 * units}),
+                   {3 * units});
+  }
+  Tensor inputBias() override { return row(0); }
+  std::vector<Tensor> step(const Tensor &xt, const Tensor &u,
+                           const std::vector<Tensor> &v) override {
+    Tensor hu = matmul(v[1], u) + row(1);
+    Tensor z = sigmoid(gate(xt, 0) + gate(hu, 0));
+    Tensor r = sigmoid(gate(xt, 1) + gate(hu, 1));
+    Tensor candidate = tanh(gate(xt, 2) + r * gate(hu, 2));
+    return {z * v[1] + (1 - z) * candidate};
+  }
+};
+
 } // namespace
 
 Tensor activation(const std::string &name, const Tensor &x) {
@@ -395,6 +520,12 @@ Layer Embedding(int64_t input_dim, int64_t output_dim) {
 }
 Layer Activation(const std::string &name) {
   return make_layer<ActivationLayer>(name);
+}
+Layer LSTM(int64_t units, bool return_sequences) {
+  return make_layer<LSTMLayer>(units, return_sequences);
+}
+Layer GRU(int64_t units, bool return_sequences) {
+  return make_layer<GRULayer>(units, return_sequences);
 }
 
 } // namespace layers

@@ -76,6 +76,18 @@ Layer LayerNormalization(double epsilon = 1e-3);
 Layer Embedding(int64_t input_dim, int64_t output_dim);
 Layer Activation(const std::string &name);
 
+/// Long short-term memory over (batch, time, features) inputs, run as one
+/// tfc::while_loop over time: kernel (features, 4 units) Glorot-uniform,
+/// recurrent kernel (units, 4 units) orthogonal, bias zeros but the forget
+/// gate's ones (Keras's unit_forget_bias); gates in Keras's order i, f, c, o.
+/// Returns the last output (batch, units), or every step's (batch, time,
+/// units) with return_sequences.
+Layer LSTM(int64_t units, bool return_sequences = false);
+/// Gated recurrent unit, Keras 3's default form (reset_after: the reset
+/// gate applies after the recurrent matmul; an input and a recurrent bias,
+/// shape (2, 3 units)); gates in Keras's order z, r, h.
+Layer GRU(int64_t units, bool return_sequences = false);
+
 } // namespace layers
 } // namespace tfc::keras
 
