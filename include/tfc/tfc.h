@@ -41,4 +41,18 @@
 #include "tfc/JIT/CompiledModule.h"
 #include "tfc/frontend/Function.h"
 
+// The training stack: Keras-style models, datasets, checkpoints.
+#include "tfc/data/Dataset.h"
+#include "tfc/data/Readers.h"
+#include "tfc/keras/Callbacks.h"
+#include "tfc/keras/Datasets.h"
+#include "tfc/keras/Layer.h"
+#include "tfc/keras/Layers.h"
+#include "tfc/keras/Losses.h"
+#include "tfc/keras/Metrics.h"
+#include "tfc/keras/Model.h"
+#include "tfc/keras/Optimizers.h"
+#include "tfc/train/Checkpoint.h"
+#include "tfc/train/SafeTensors.h"
+
 #endif // TFC_TFC_H

@@ -1,0 +1,508 @@
+//===- Model.cpp - compile, fit, evaluate, predict, summary ---------------===//
+//
+// The train, test and predict steps are functors run through
+// tfc::function: each traces once per input signature and runs compiled
+// code after that. Metric and optimizer state are Variables, so the
+// compiled steps update them in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/keras/Model.h"
+
+#include "tfc/frontend/Creation.h"
+#include "tfc/frontend/Function.h"
+#include "tfc/frontend/Gradients.h"
+#include "tfc/frontend/Ops.h"
+#include "tfc/runtime/Error.h"
+#include "tfc/train/Checkpoint.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace tfc::keras {
+
+namespace detail {
+
+struct ModelState;
+
+/// Forward, loss, gradients, optimizer update, metric updates: one step.
+/// Each step holds the state by pointer: the state owns the Function that
+/// owns the step.
+struct TrainStep {
+  ModelState *m;
+  Tensor operator()(const Tensor &x, const Tensor &y) const;
+};
+struct TestStep {
+  ModelState *m;
+  Tensor operator()(const Tensor &x, const Tensor &y) const;
+};
+struct PredictStep {
+  ModelState *m;
+  Tensor operator()(const Tensor &x) const;
+};
+
+struct ModelState {
+  Layer network;
+  CompileOptions options;
+  bool compiled = false;
+  bool stop = false;
+  /// The loss tracker ("loss") first, then the compiled metrics.
+  std::vector<Metric> metrics;
+  std::optional<Function<TrainStep>> train;
+  std::optional<Function<TestStep>> test;
+  std::optional<Function<PredictStep>> predict;
+
+  /// The loss of a batch and the metric updates (train and test steps).
+  Tensor lossAndMetrics(const Tensor &x, const Tensor &y, const Tensor &pred) {
+    Tensor loss = options.loss(y, pred);
+    // The loss tracker weighs each batch by its size (Keras's).
+    metrics[0].update_state(broadcast_to(loss, {x.shape()[0]}));
+    for (size_t i = 1; i < metrics.size(); ++i)
+      metrics[i].update_state(y, pred);
+    return loss;
+  }
+};
+
+Tensor TrainStep::operator()(const Tensor &x, const Tensor &y) const {
+  std::vector<Variable> vars = m->network.trainable_variables();
+  GradientTape tape;
+  Tensor pred = m->network(x, true);
+  Tensor loss = m->lossAndMetrics(x, y, pred);
+  std::vector<Tensor> grads = tape.gradient(loss, vars);
+  m->options.optimizer.apply_gradients(grads, vars);
+  return loss;
+}
+
+Tensor TestStep::operator()(const Tensor &x, const Tensor &y) const {
+  return m->lossAndMetrics(x, y, m->network(x, false));
+}
+
+Tensor PredictStep::operator()(const Tensor &x) const {
+  return m->network(x, false);
+}
+
+} // namespace detail
+
+namespace {
+
+/// The Sequential container: each layer feeds the next.
+class SequentialNetwork : public LayerBase {
+public:
+  SequentialNetwork(std::vector<Layer> layers, std::string name)
+      : LayerBase(std::move(name)) {
+    for (Layer &l : layers)
+      track(std::move(l));
+  }
+  std::string class_name() const override { return "Sequential"; }
+  Tensor call(const Tensor &x, bool training) override {
+    Tensor h = x;
+    for (const Layer &l : children())
+      h = l(h, training);
+    return h;
+  }
+  std::vector<Layer> children() const {
+    return Layer(const_cast<SequentialNetwork *>(this)->shared_from_this())
+        .layers();
+  }
+};
+
+[[noreturn]] void fail(const std::string &what) {
+  throw InvalidArgumentError("Model: " + what);
+}
+
+std::string shapeStr(const Shape &s, bool batchUnknown) {
+  std::string r = "(";
+  for (size_t i = 0; i < s.size(); ++i)
+    r += (i ? ", " : "") + ((i == 0 && batchUnknown) || s[i] < 0
+                                ? std::string("None")
+                                : std::to_string(s[i]));
+  return r + (s.size() == 1 ? ",)" : ")");
+}
+
+/// 101770 -> "101,770".
+std::string withCommas(int64_t n) {
+  std::string digits = std::to_string(n), r;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0)
+      r += ',';
+    r += digits[i];
+  }
+  return r;
+}
+
+/// The metric a name given to compile() stands for, with the loss deciding
+/// what "accuracy" means (Keras's get_metric).
+Metric resolveMetric(const std::string &name, const Loss &loss) {
+  const std::string &l = loss.name();
+  if (name == "accuracy" || name == "acc") {
+    if (l == "sparse_categorical_crossentropy")
+      return metrics::SparseCategoricalAccuracy("accuracy");
+    if (l == "categorical_crossentropy")
+      return metrics::CategoricalAccuracy("accuracy");
+    return metrics::Accuracy("accuracy");
+  }
+  if (name == "sparse_categorical_accuracy")
+    return metrics::SparseCategoricalAccuracy();
+  if (name == "categorical_accuracy")
+    return metrics::CategoricalAccuracy();
+  if (name == "top_k_categorical_accuracy")
+    return metrics::TopKCategoricalAccuracy();
+  if (name == "sparse_top_k_categorical_accuracy")
+    return metrics::SparseTopKCategoricalAccuracy();
+  if (name == "mse" || name == "mean_squared_error")
+    return metrics::MeanSquaredError(name);
+  fail("compile: unknown metric '" + name +
+       "' (known: accuracy, sparse_categorical_accuracy, "
+       "categorical_accuracy, top_k_categorical_accuracy, "
+       "sparse_top_k_categorical_accuracy, mse)");
+}
+
+callbacks::Logs readMetrics(const std::vector<Metric> &ms,
+                            const std::string &prefix = "") {
+  callbacks::Logs logs;
+  for (const Metric &m : ms)
+    logs[prefix + m.name()] = double(m.result().item<float>());
+  return logs;
+}
+
+void resetMetrics(std::vector<Metric> ms) {
+  for (Metric &m : ms)
+    m.reset_state();
+}
+
+/// The first `n` rows of t, or rows [begin, begin + n).
+Tensor rows(const Tensor &t, int64_t begin, int64_t n) {
+  std::vector<int64_t> b(size_t(t.rank()), 0), s = t.shape();
+  b[0] = begin;
+  s[0] = n;
+  return slice(t, b, s);
+}
+
+} // namespace
+
+Model::Model(Layer network) : Layer(std::move(network)) {
+  if (!impl_)
+    fail("empty network");
+  state_ = std::make_shared<detail::ModelState>();
+  state_->network = Layer(impl_);
+}
+
+Model Sequential(std::vector<Layer> layers, std::string name) {
+  for (size_t i = 0; i < layers.size(); ++i)
+    if (!layers[i])
+      fail("Sequential: layer " + std::to_string(i) + " is an empty handle");
+  return Model(make_layer<SequentialNetwork>(std::move(layers),
+                                             std::move(name)));
+}
+
+std::vector<Tensor> Model::operator()(const std::vector<Tensor> &inputs,
+                                      bool training) const {
+  if (inputs.size() != 1)
+    fail("this model takes 1 input, got " + std::to_string(inputs.size()));
+  return {(*this)(inputs[0], training)};
+}
+
+void Model::build(const Shape &input_shape) {
+  if (!state_)
+    fail("build: empty model");
+  Shape concrete = input_shape;
+  for (int64_t &d : concrete)
+    if (d < 0)
+      d = 1;
+  (void)(*this)(zeros(concrete, DType::Float32), false);
+}
+
+void Model::compile(CompileOptions options) {
+  if (!state_)
+    fail("compile: empty model");
+  if (!options.optimizer)
+    fail("compile: no optimizer");
+  if (!options.loss)
+    fail("compile: no loss");
+  if (options.steps_per_execution < 1)
+    fail("compile: steps_per_execution must be >= 1, got " +
+         std::to_string(options.steps_per_execution));
+  std::vector<Metric> ms{metrics::Mean("loss")};
+  for (const std::string &name : options.metrics)
+    ms.push_back(resolveMetric(name, options.loss));
+  state_->options = std::move(options);
+  state_->metrics = std::move(ms);
+  state_->compiled = true;
+  // New configuration, new traces.
+  state_->train.reset();
+  state_->test.reset();
+}
+
+namespace {
+
+void requireCompiled(const detail::ModelState *s, const char *what) {
+  if (!s)
+    fail(std::string(what) + ": empty model");
+  if (!s->compiled)
+    fail(std::string(what) + ": call compile() first");
+}
+
+void requireBatchPair(const char *what, const Tensor &x, const Tensor &y) {
+  if (!x.defined() || !y.defined())
+    fail(std::string(what) + ": undefined x or y");
+  if (x.rank() < 1 || y.rank() < 1 || x.shape()[0] != y.shape()[0])
+    fail(std::string(what) + ": x and y must have the same number of rows, "
+                             "got shapes " +
+         shapeStr(x.shape(), false) + " and " + shapeStr(y.shape(), false));
+}
+
+} // namespace
+
+std::map<std::string, double> Model::train_on_batch(const Tensor &x,
+                                                    const Tensor &y) {
+  requireCompiled(state_.get(), "train_on_batch");
+  requireBatchPair("train_on_batch", x, y);
+  if (!built())
+    build(x.shape());
+  state_->options.optimizer.build(state_->network.trainable_variables());
+  if (!state_->train)
+    state_->train.emplace(detail::TrainStep{state_.get()},
+                          FunctionOptions{.name = "train_step"});
+  resetMetrics(state_->metrics);
+  (*state_->train)(x, y);
+  return readMetrics(state_->metrics);
+}
+
+std::map<std::string, double>
+Model::train_on_batch(const std::vector<Tensor> &x,
+                      const std::vector<Tensor> &y) {
+  if (x.size() != 1 || y.size() != 1)
+    fail("train_on_batch: this model takes 1 input and 1 target, got " +
+         std::to_string(x.size()) + " and " + std::to_string(y.size()));
+  return train_on_batch(x[0], y[0]);
+}
+
+History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
+  requireCompiled(state_.get(), "fit");
+  requireBatchPair("fit", x, y);
+  if (o.batch_size < 1)
+    fail("fit: batch_size must be >= 1, got " + std::to_string(o.batch_size));
+  if (!(o.validation_split >= 0 && o.validation_split < 1))
+    fail("fit: validation_split must be in [0, 1), got " +
+         std::to_string(o.validation_split));
+  Tensor xt = x, yt = y;
+  if (o.validation_split > 0) {
+    if (o.validation_data)
+      fail("fit: give validation_split or validation_data, not both");
+    // Keras holds out the last rows, before any shuffling.
+    const int64_t n = x.shape()[0];
+    const int64_t held = int64_t(double(n) * o.validation_split);
+    if (held == 0 || held == n)
+      fail("fit: validation_split " + std::to_string(o.validation_split) +
+           " of " + std::to_string(n) + " rows leaves an empty split");
+    xt = rows(x, 0, n - held), yt = rows(y, 0, n - held);
+    o.validation_data = std::make_pair(rows(x, n - held, held),
+                                       rows(y, n - held, held));
+    o.validation_split = 0; // now validation_data
+  }
+  data::Dataset ds = data::Dataset::from_tensor_slices({xt, yt});
+  if (o.shuffle)
+    ds = o.seed ? ds.shuffle(xt.shape()[0], o.seed)
+                : ds.shuffle(xt.shape()[0]);
+  return fit(ds.batch(o.batch_size), std::move(o));
+}
+
+History Model::fit(const data::Dataset &train, FitOptions o) {
+  requireCompiled(state_.get(), "fit");
+  if (o.epochs < 0 || o.initial_epoch < 0)
+    fail("fit: epochs and initial_epoch must be >= 0");
+  if (o.validation_split > 0)
+    fail("fit: validation_split needs tensors, not a Dataset");
+  int64_t steps = train.cardinality();
+  if (steps == data::INFINITE_CARDINALITY)
+    fail("fit: the dataset is infinite (repeat()); take() a finite part");
+
+  std::vector<Callback> cbs = o.callbacks;
+  if (o.verbose != 0)
+    cbs.push_back(callbacks::ProgbarLogger());
+  CallbackParams params{o.epochs, steps, o.verbose};
+  for (Callback &c : cbs) {
+    c->set_model(this);
+    c->set_params(params);
+  }
+  History history;
+  state_->stop = false;
+  for (Callback &c : cbs)
+    c->on_train_begin({});
+  for (int64_t epoch = o.initial_epoch; epoch < o.epochs; ++epoch) {
+    for (Callback &c : cbs)
+      c->on_epoch_begin(epoch, {});
+    resetMetrics(state_->metrics);
+    int64_t step = 0;
+    callbacks::Logs logs;
+    for (const std::vector<Tensor> &batch : train) {
+      if (batch.size() != 2)
+        fail("fit: dataset elements must be (x, y) pairs, got " +
+             std::to_string(batch.size()) + " components");
+      requireBatchPair("fit", batch[0], batch[1]);
+      if (!built())
+        build(batch[0].shape());
+      if (!state_->train) {
+        state_->options.optimizer.build(
+            state_->network.trainable_variables());
+        state_->train.emplace(detail::TrainStep{state_.get()},
+                              FunctionOptions{.name = "train_step"});
+      }
+      for (Callback &c : cbs)
+        c->on_train_batch_begin(step, {});
+      (*state_->train)(batch[0], batch[1]);
+      logs = readMetrics(state_->metrics);
+      for (Callback &c : cbs)
+        c->on_train_batch_end(step, logs);
+      ++step;
+    }
+    if (o.validation_data) {
+      auto val = evaluate(o.validation_data->first, o.validation_data->second,
+                          o.batch_size);
+      for (auto &[k, v] : val)
+        logs["val_" + k] = v;
+    }
+    for (Callback &c : cbs)
+      c->on_epoch_end(epoch, logs);
+    history.epoch.push_back(epoch);
+    for (auto &[k, v] : logs)
+      history.history[k].push_back(v);
+    if (state_->stop)
+      break;
+  }
+  for (Callback &c : cbs)
+    c->on_train_end({});
+  for (Callback &c : cbs)
+    c->set_model(nullptr);
+  return history;
+}
+
+std::map<std::string, double> Model::evaluate(const data::Dataset &ds) {
+  requireCompiled(state_.get(), "evaluate");
+  if (ds.cardinality() == data::INFINITE_CARDINALITY)
+    fail("evaluate: the dataset is infinite (repeat()); take() a finite part");
+  if (!state_->test)
+    state_->test.emplace(detail::TestStep{state_.get()},
+                         FunctionOptions{.name = "test_step"});
+  resetMetrics(state_->metrics);
+  for (const std::vector<Tensor> &batch : ds) {
+    if (batch.size() != 2)
+      fail("evaluate: dataset elements must be (x, y) pairs");
+    requireBatchPair("evaluate", batch[0], batch[1]);
+    if (!built())
+      build(batch[0].shape());
+    (*state_->test)(batch[0], batch[1]);
+  }
+  return readMetrics(state_->metrics);
+}
+
+std::map<std::string, double> Model::evaluate(const Tensor &x,
+                                              const Tensor &y,
+                                              int64_t batch_size) {
+  requireCompiled(state_.get(), "evaluate");
+  requireBatchPair("evaluate", x, y);
+  if (batch_size < 1)
+    fail("evaluate: batch_size must be >= 1");
+  return evaluate(data::Dataset::from_tensor_slices({x, y}).batch(batch_size));
+}
+
+Tensor Model::predict(const Tensor &x, int64_t batch_size) {
+  if (!state_)
+    fail("predict: empty model");
+  if (!x.defined() || x.rank() < 1)
+    fail("predict: x must have a batch dim");
+  if (batch_size < 1)
+    fail("predict: batch_size must be >= 1");
+  if (!built())
+    build(x.shape());
+  if (!state_->predict)
+    state_->predict.emplace(detail::PredictStep{state_.get()},
+                            FunctionOptions{.name = "predict_step"});
+  std::vector<Tensor> outs;
+  const int64_t n = x.shape()[0];
+  for (int64_t b = 0; b < n; b += batch_size)
+    outs.push_back(
+        (*state_->predict)(rows(x, b, std::min(batch_size, n - b))));
+  if (outs.empty())
+    fail("predict: x has no rows");
+  return outs.size() == 1 ? outs[0] : concat(outs, 0);
+}
+
+std::string Model::summary() const {
+  if (!state_)
+    fail("summary: empty model");
+  std::ostringstream os;
+  const std::string rule(65, '_'), dbl(65, '=');
+  auto row = [&](const std::string &a, const std::string &b,
+                 const std::string &c) {
+    std::string line = " " + a;
+    line.resize(std::max<size_t>(line.size() + 1, 29), ' ');
+    line += b;
+    line.resize(std::max<size_t>(line.size() + 1, 55), ' ');
+    line += c;
+    os << line << "\n";
+  };
+  os << "Model: \"" << name() << "\"\n" << rule << "\n";
+  row("Layer (type)", "Output Shape", "Param #");
+  os << dbl << "\n";
+  std::vector<Layer> subs = layers();
+  if (subs.empty())
+    subs.push_back(*this);
+  for (size_t i = 0; i < subs.size(); ++i) {
+    const Layer &l = subs[i];
+    Shape out = l.get()->last_output_shape();
+    row(l.name() + " (" + l.class_name() + ")",
+        out.empty() && !l.built() ? "(unbuilt)" : shapeStr(out, true),
+        withCommas(l.built() ? l.count_params() : 0));
+    if (i + 1 < subs.size())
+      os << "\n";
+  }
+  int64_t trainable = 0, total = count_params();
+  for (const Variable &v : trainable_variables()) {
+    int64_t e = 1;
+    for (int64_t d : v.shape())
+      e *= d;
+    trainable += e;
+  }
+  os << dbl << "\n";
+  os << "Total params: " << withCommas(total) << "\n";
+  os << "Trainable params: " << withCommas(trainable) << "\n";
+  os << "Non-trainable params: " << withCommas(total - trainable) << "\n";
+  os << rule << "\n";
+  return os.str();
+}
+
+void Model::save_weights(const std::string &path) const {
+  if (!state_)
+    fail("save_weights: empty model");
+  if (!built())
+    fail("save_weights: the model has no weights yet (build or call it)");
+  train::save_variables(path, named_variables());
+}
+
+void Model::load_weights(const std::string &path) {
+  if (!state_)
+    fail("load_weights: empty model");
+  if (!built())
+    fail("load_weights: build or call the model first, so that its weights "
+         "exist");
+  train::load_variables(path, named_variables());
+}
+
+void Model::set_stop_training(bool stop) {
+  if (state_)
+    state_->stop = stop;
+}
+bool Model::stop_training() const { return state_ && state_->stop; }
+
+std::vector<Metric> Model::metrics() const {
+  return state_ ? state_->metrics : std::vector<Metric>{};
+}
+
+const CompileOptions &Model::compile_options() const {
+  requireCompiled(state_.get(), "compile_options");
+  return state_->options;
+}
+
+} // namespace tfc::keras
