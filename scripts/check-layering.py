@@ -185,6 +185,7 @@ HEADER_LAYERS = [
     ("tfc/GPU/CudaJIT.h", 9),
     ("tfc/frontend/Function.h", 10),
     ("tfc/keras/*", 11), ("tfc/data/*", 11), ("tfc/train/*", 11),
+    ("tfc/saved_model/*", 11),
     # The umbrella header includes the training stack too.
     ("tfc/tfc.h", 11),
 ]

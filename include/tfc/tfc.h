@@ -52,6 +52,7 @@
 #include "tfc/keras/Metrics.h"
 #include "tfc/keras/Model.h"
 #include "tfc/keras/Optimizers.h"
+#include "tfc/saved_model/SavedModel.h"
 #include "tfc/train/Checkpoint.h"
 #include "tfc/train/SafeTensors.h"
 

@@ -16,6 +16,7 @@
 #include "tfc/SourceLimits.h"
 #include "tfc/runtime/Error.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -41,13 +42,20 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options,
 }
 
 namespace {
+/// MLIR bytecode starts with the magic "ML\xefR".
+bool isBytecode(std::string_view text) {
+  return text.size() >= 4 && text.substr(0, 4) == std::string_view("ML\xefR", 4);
+}
+
 /// `name` is the source buffer's name: locations in diagnostics and in
 /// TFC_DUMP_DIR dumps say it.
 std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
                                                   const CompileOptions &options,
                                                   llvm::StringRef name) {
-  if (std::string deep = checkSourceNesting(text, name.str()); !deep.empty())
-    throw CompileError("failed to parse the tfc module:\n" + deep);
+  // Bytecode has no brackets to count; its reader bounds its own nesting.
+  if (!isBytecode(text))
+    if (std::string deep = checkSourceNesting(text, name.str()); !deep.empty())
+      throw CompileError("failed to parse the tfc module:\n" + deep);
   std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
   MLIRContext &ctx = ::tfc::sharedContext();
   OwningOpRef<ModuleOp> module;
@@ -70,6 +78,32 @@ std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
 CompiledModule CompiledModule::from_source(std::string_view text,
                                            CompileOptions options) {
   return CompiledModule(compileText(text, options, "<source>"));
+}
+
+std::string to_bytecode(std::string_view mlir_text) {
+  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
+  MLIRContext &ctx = ::tfc::sharedContext();
+  OwningOpRef<ModuleOp> module;
+  std::string diagnostics;
+  {
+    detail::DiagnosticCollector diags(ctx);
+    llvm::SourceMgr sm;
+    sm.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(
+            llvm::StringRef(mlir_text.data(), mlir_text.size()), "<source>"),
+        llvm::SMLoc());
+    module = parseSourceGuarded(sm, &ctx);
+    diagnostics = diags.text;
+  }
+  if (!module)
+    throw CompileError("to_bytecode: failed to parse the tfc module:\n" +
+                       diagnostics);
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  if (mlir::failed(mlir::writeBytecodeToFile(*module, os)))
+    throw CompileError("to_bytecode: MLIR could not write the module");
+  os.flush();
+  return bytes;
 }
 
 CompiledModule CompiledModule::from_file(const std::string &path,

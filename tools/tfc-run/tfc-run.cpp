@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
+//   tfc-run DIR [--arg=LITERAL] [--output=PATH]   (a saved model)
 //   tfc-run FILE.mlir [--mode=interpret|jit] [--target=cpu|cuda]
 //           [--entry=NAME] [--arg=LITERAL]... [--var=LITERAL]...
 //           [--output=PATH] [--print-full] [--repeat=N]
@@ -28,6 +29,7 @@
 #include "tfc/runtime/Npy.h"
 #include "tfc/runtime/Print.h"
 #include "tfc/runtime/PrintSink.h"
+#include "tfc/saved_model/SavedModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/CommandLine.h"
@@ -38,6 +40,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -58,7 +61,7 @@ enum class Mode { Interpret, Jit };
 /// tfc-run's own options; --help hides the ones libLLVM registers.
 cl::OptionCategory toolCategory("tfc-run options");
 
-cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input .mlir file>"),
+cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input .mlir file or saved model directory>"),
                                cl::Required, cl::cat(toolCategory));
 cl::opt<Mode>
     mode("mode", cl::desc("How to run the function (default: interpret)"),
@@ -132,7 +135,35 @@ Tensor parseArgument(const std::string &flag, size_t index,
   }
 }
 
+/// tfc-run DIR: runs a saved model (saved_model::save) with no model code.
+int runSavedModel() {
+  if (mode.getNumOccurrences() && mode != Mode::Jit)
+    throw InvalidArgumentError("'" + inputPath +
+                               "' is a saved model directory: saved models "
+                               "run JIT-compiled (--mode=jit)");
+  if (!varValues.empty())
+    throw InvalidArgumentError("a saved model keeps its own weights: no "
+                               "--var values");
+  std::vector<Tensor> args;
+  for (size_t i = 0; i < argValues.size(); ++i)
+    args.push_back(parseArgument("arg", i, argValues[i]));
+  saved_model::Loaded loaded = saved_model::load(inputPath);
+  std::vector<Tensor> results = loaded.call(
+      entryName.empty() ? std::string("serving_default") : entryName, args);
+  PrintOptions printOptions;
+  if (printFull)
+    printOptions.threshold = std::numeric_limits<int64_t>::max();
+  for (const Tensor &t : results)
+    std::cout << format_tensor(t, printOptions) << '\n';
+  std::cout.flush();
+  if (!outputPath.empty()) // one result: the serving signature's
+    save_npy(outputPath, results[0]);
+  return 0;
+}
+
 int runMain() {
+  if (std::filesystem::is_directory(std::string(inputPath)))
+    return runSavedModel();
   std::string text = jit::readSourceFile(inputPath, "");
   mlir::OwningOpRef<mlir::ModuleOp> module =
       interpreter::parseModule(text, inputPath);

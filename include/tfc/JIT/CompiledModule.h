@@ -97,6 +97,11 @@ private:
   std::shared_ptr<Impl> impl_;
 };
 
+/// The MLIR bytecode of a tfc module given as text (what saved models
+/// store). CompiledModule::from_source and from_file take either form.
+/// Throws CompileError when the text does not parse.
+std::string to_bytecode(std::string_view mlir_text);
+
 /// Runs `function` of `mlir_text` op by op on the runtime kernels: the
 /// reference semantics the JIT is tested against.
 std::vector<Tensor> interpret(std::string_view mlir_text,

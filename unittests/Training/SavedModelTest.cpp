@@ -1,0 +1,106 @@
+//===- SavedModelTest.cpp - saved_model::save / load ----------------------===//
+
+#include "tfc/saved_model/SavedModel.h"
+
+#include "tfc/keras/Layers.h"
+
+#include "tfc/frontend/Creation.h"
+#include "tfc/frontend/Ops.h"
+#include "tfc/frontend/Random.h"
+#include "tfc/runtime/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace tfc;
+using namespace tfc::keras;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path tempDir(const std::string &name) {
+  fs::path d = fs::temp_directory_path() /
+               ("tfc-saved-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+std::vector<float> values(const Tensor &t) { return t.to_vector<float>(); }
+
+Model cnn() {
+  return Sequential({layers::Conv2D(4, {3, 3}, {.activation = "relu"}),
+                     layers::MaxPooling2D(), layers::Flatten(),
+                     layers::BatchNormalization(), layers::Dropout(0.5),
+                     layers::Dense(3, {.activation = "softmax"})});
+}
+
+TEST(SavedModel, LoadedFunctionMatchesTheModelAtAnyBatch) {
+  fs::path dir = tempDir("cnn");
+  Model m = cnn();
+  m.build({-1, 8, 8, 1});
+  saved_model::save(m, dir.string(), {8, 8, 1});
+  EXPECT_TRUE(fs::exists(dir / saved_model::kModuleFile));
+  EXPECT_TRUE(fs::exists(dir / saved_model::kVariablesFile));
+  // The module is MLIR bytecode.
+  std::ifstream in(dir / saved_model::kModuleFile, std::ios::binary);
+  char magic[4] = {};
+  in.read(magic, 4);
+  EXPECT_EQ(std::string(magic, 4), std::string("ML\xef" "R", 4));
+
+  saved_model::Loaded loaded = saved_model::load(dir.string());
+  EXPECT_EQ(loaded.signatures(), std::vector<std::string>{"serving_default"});
+  for (int64_t batch : {1, 5, 17}) {
+    Tensor x = random::Generator::from_seed(uint64_t(batch))
+                   .normal({batch, 8, 8, 1});
+    std::vector<float> want = values(m(x, false));
+    std::vector<float> got = values(loaded.call("serving_default", {x})[0]);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], 1e-5) << "batch " << batch << " at " << i;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(SavedModel, IsASnapshotOfTheWeights) {
+  fs::path dir = tempDir("snapshot");
+  Model m = Sequential({layers::Dense(2)});
+  m.build({-1, 3});
+  Tensor x = ones({1, 3});
+  std::vector<float> before = values(m(x));
+  saved_model::save(m, dir.string(), {3});
+  m.variables()[0].assign(zeros({3, 2}));
+  auto loaded = saved_model::load(dir.string());
+  EXPECT_EQ(values(loaded.call("serving_default", {x})[0]), before);
+  fs::remove_all(dir);
+}
+
+TEST(SavedModel, WrongArgumentsAndDamagedDirectoriesThrow) {
+  fs::path dir = tempDir("errors");
+  Model m = Sequential({layers::Dense(2)});
+  saved_model::save(m, dir.string(), {3});
+  auto loaded = saved_model::load(dir.string());
+  EXPECT_THROW(loaded.call("predict", {ones({1, 3})}), InvalidArgumentError);
+  EXPECT_THROW(loaded.call("serving_default", {ones({1, 4})}),
+               InvalidArgumentError);
+  EXPECT_THROW(loaded.call("serving_default", {ones({1, 3}, DType::Float64)}),
+               InvalidArgumentError);
+  EXPECT_THROW(loaded.call("serving_default", {}), InvalidArgumentError);
+  EXPECT_THROW(saved_model::save(m, dir.string(), {0}), InvalidArgumentError);
+  EXPECT_THROW(saved_model::load((dir / "missing").string()), Error);
+  // A truncated module and a truncated weights file are rejected.
+  fs::path module = dir / saved_model::kModuleFile;
+  auto size = fs::file_size(module);
+  fs::resize_file(module, size / 2);
+  EXPECT_THROW(saved_model::load(dir.string()), Error);
+  saved_model::save(m, dir.string(), {3});
+  fs::path vars = dir / saved_model::kVariablesFile;
+  fs::resize_file(vars, fs::file_size(vars) - 1);
+  EXPECT_THROW(saved_model::load(dir.string()), Error);
+  fs::remove_all(dir);
+}
+
+} // namespace
