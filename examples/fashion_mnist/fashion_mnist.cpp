@@ -29,8 +29,9 @@ static Model build(const std::string &kind) {
          layers::Dense(10)},
         "fashion_cnn");
   return Sequential({layers::Flatten(),
+                     layers::Dense(256, {.activation = "relu"}),
                      layers::Dense(128, {.activation = "relu"}),
-                     layers::Dropout(0.2), layers::Dense(10)},
+                     layers::Dense(10)},
                     "fashion_mlp");
 }
 

@@ -2,6 +2,8 @@
 
 #include "tfc/keras/Layer.h"
 
+#include "Functional.h"
+
 #include "tfc/frontend/Creation.h"
 #include "tfc/frontend/Dispatch.h"
 #include "tfc/runtime/Error.h"
@@ -98,6 +100,18 @@ Shape LayerBase::compute_output_shape(const Shape &input_shape) {
   return out;
 }
 
+std::vector<Tensor> LayerBase::call_multi(const std::vector<Tensor> &xs,
+                                          bool training) {
+  if (xs.size() != 1)
+    throw InvalidArgumentError("Layer " + name() + " (" + class_name() +
+                               "): takes 1 input, got " +
+                               std::to_string(xs.size()));
+  if (!xs[0].defined())
+    throw InvalidArgumentError("Layer " + name() + ": undefined input");
+  ensure_built(xs[0].shape());
+  return {call(xs[0], training)};
+}
+
 void LayerBase::ensure_built(const Shape &input_shape) {
   if (built_)
     return;
@@ -146,11 +160,17 @@ Tensor Layer::operator()(const Tensor &x, bool training) const {
   if (!x.defined())
     throw InvalidArgumentError("Layer " + impl->name() + " (" +
                                impl->class_name() + "): undefined input");
-  impl->ensure_built(x.shape());
-  Tensor y = impl->call(x, training);
-  if (y.defined())
-    impl->last_output_shape_ = y.shape();
-  return y;
+  auto run = [&] {
+    impl->ensure_built(x.shape());
+    Tensor y = impl->call(x, training);
+    if (y.defined())
+      impl->last_output_shape_ = y.shape();
+    return y;
+  };
+  // On a symbolic Input: record the call into the functional graph.
+  if (recorder::is_symbolic(x))
+    return recorder::record_layer_call(*this, x, training, run);
+  return run();
 }
 
 void LayerBase::collect(const std::string &prefix,

@@ -27,19 +27,20 @@ namespace detail {
 struct ModelState;
 
 /// Forward, loss, gradients, optimizer update, metric updates: one step.
-/// Each step holds the state by pointer: the state owns the Function that
-/// owns the step.
+/// Each step holds the state by pointer (the state owns the Function that
+/// owns the step) and takes the inputs, then the targets, as separate
+/// tensors: tfc::function traces tensor arguments, not vectors of them.
 struct TrainStep {
   ModelState *m;
-  Tensor operator()(const Tensor &x, const Tensor &y) const;
+  template <class... T> Tensor operator()(const T &...ts) const;
 };
 struct TestStep {
   ModelState *m;
-  Tensor operator()(const Tensor &x, const Tensor &y) const;
+  template <class... T> Tensor operator()(const T &...ts) const;
 };
 struct PredictStep {
   ModelState *m;
-  Tensor operator()(const Tensor &x) const;
+  template <class... T> std::vector<Tensor> operator()(const T &...ts) const;
 };
 
 struct ModelState {
@@ -53,33 +54,67 @@ struct ModelState {
   std::optional<Function<TestStep>> test;
   std::optional<Function<PredictStep>> predict;
 
-  /// The loss of a batch and the metric updates (train and test steps).
-  Tensor lossAndMetrics(const Tensor &x, const Tensor &y, const Tensor &pred) {
-    Tensor loss = options.loss(y, pred);
+  size_t numInputs() const { return network.get()->num_inputs(); }
+  size_t numOutputs() const { return network.get()->num_outputs(); }
+
+  std::vector<Tensor> forward(const std::vector<Tensor> &xs, bool training) {
+    if (xs.size() == 1 && numOutputs() == 1)
+      return {network(xs[0], training)};
+    return network.get()->call_multi(xs, training);
+  }
+
+  /// The loss of a batch (summed over the outputs, one Loss for each) and
+  /// the metric updates (of the first output), for the train and test
+  /// steps. `flat` holds the inputs, then one target per output.
+  Tensor step(const std::vector<Tensor> &flat, bool training) {
+    std::vector<Tensor> xs(flat.begin(), flat.begin() + long(numInputs()));
+    std::vector<Tensor> ys(flat.begin() + long(numInputs()), flat.end());
+    std::vector<Tensor> preds = forward(xs, training);
+    Tensor loss;
+    for (size_t i = 0; i < preds.size(); ++i) {
+      Tensor l = options.loss(ys[i], preds[i]);
+      loss = i == 0 ? l : loss + l;
+    }
     // The loss tracker weighs each batch by its size (Keras's).
-    metrics[0].update_state(broadcast_to(loss, {x.shape()[0]}));
+    metrics[0].update_state(broadcast_to(loss, {xs[0].shape()[0]}));
     for (size_t i = 1; i < metrics.size(); ++i)
-      metrics[i].update_state(y, pred);
+      metrics[i].update_state(ys[0], preds[0]);
     return loss;
   }
 };
 
-Tensor TrainStep::operator()(const Tensor &x, const Tensor &y) const {
+template <class... T> Tensor TrainStep::operator()(const T &...ts) const {
   std::vector<Variable> vars = m->network.trainable_variables();
   GradientTape tape;
-  Tensor pred = m->network(x, true);
-  Tensor loss = m->lossAndMetrics(x, y, pred);
+  Tensor loss = m->step({ts...}, true);
   std::vector<Tensor> grads = tape.gradient(loss, vars);
   m->options.optimizer.apply_gradients(grads, vars);
   return loss;
 }
 
-Tensor TestStep::operator()(const Tensor &x, const Tensor &y) const {
-  return m->lossAndMetrics(x, y, m->network(x, false));
+template <class... T> Tensor TestStep::operator()(const T &...ts) const {
+  return m->step({ts...}, false);
 }
 
-Tensor PredictStep::operator()(const Tensor &x) const {
-  return m->network(x, false);
+template <class... T>
+std::vector<Tensor> PredictStep::operator()(const T &...ts) const {
+  return m->forward({ts...}, false);
+}
+
+/// f(a[0], a[1], ...): a runtime list to the steps' separate arguments.
+template <class F> auto callFlat(const F &f, const std::vector<Tensor> &a) {
+  switch (a.size()) {
+  case 1: return f(a[0]);
+  case 2: return f(a[0], a[1]);
+  case 3: return f(a[0], a[1], a[2]);
+  case 4: return f(a[0], a[1], a[2], a[3]);
+  case 5: return f(a[0], a[1], a[2], a[3], a[4]);
+  case 6: return f(a[0], a[1], a[2], a[3], a[4], a[5]);
+  default:
+    throw InvalidArgumentError(
+        "Model: at most 6 inputs and targets together, got " +
+        std::to_string(a.size()));
+  }
 }
 
 } // namespace detail
@@ -198,14 +233,16 @@ Model Sequential(std::vector<Layer> layers, std::string name) {
 
 std::vector<Tensor> Model::operator()(const std::vector<Tensor> &inputs,
                                       bool training) const {
-  if (inputs.size() != 1)
-    fail("this model takes 1 input, got " + std::to_string(inputs.size()));
-  return {(*this)(inputs[0], training)};
+  if (!state_)
+    fail("empty model");
+  return state_->forward(inputs, training);
 }
 
 void Model::build(const Shape &input_shape) {
   if (!state_)
     fail("build: empty model");
+  if (built())
+    return;
   Shape concrete = input_shape;
   for (int64_t &d : concrete)
     if (d < 0)
@@ -256,26 +293,64 @@ void requireBatchPair(const char *what, const Tensor &x, const Tensor &y) {
 
 std::map<std::string, double> Model::train_on_batch(const Tensor &x,
                                                     const Tensor &y) {
-  requireCompiled(state_.get(), "train_on_batch");
-  requireBatchPair("train_on_batch", x, y);
+  return train_on_batch(std::vector<Tensor>{x}, std::vector<Tensor>{y});
+}
+
+namespace {
+
+/// The inputs then the targets of one batch, checked against the model.
+std::vector<Tensor> flatBatch(const char *what, const detail::ModelState &s,
+                              const std::vector<Tensor> &x,
+                              const std::vector<Tensor> &y) {
+  if (x.size() != s.numInputs() || y.size() != s.numOutputs())
+    fail(std::string(what) + ": the model takes " +
+         std::to_string(s.numInputs()) + " inputs and " +
+         std::to_string(s.numOutputs()) + " targets, got " +
+         std::to_string(x.size()) + " and " + std::to_string(y.size()));
+  std::vector<Tensor> flat = x;
+  flat.insert(flat.end(), y.begin(), y.end());
+  for (const Tensor &t : flat)
+    requireBatchPair(what, x[0], t);
+  return flat;
+}
+
+/// A dataset element (inputs then targets) checked against the model.
+std::vector<Tensor> splitAndCheck(const char *what,
+                                  const detail::ModelState &s,
+                                  const std::vector<Tensor> &element) {
+  const size_t ni = s.numInputs();
+  if (element.size() != ni + s.numOutputs())
+    fail(std::string(what) + ": dataset elements must hold " +
+         std::to_string(ni) + " inputs and " + std::to_string(s.numOutputs()) +
+         " targets, got " + std::to_string(element.size()) + " components");
+  return flatBatch(what, s,
+                   std::vector<Tensor>(element.begin(),
+                                       element.begin() + long(ni)),
+                   std::vector<Tensor>(element.begin() + long(ni),
+                                       element.end()));
+}
+
+} // namespace
+
+void Model::ensureTrainStep(const std::vector<Tensor> &flat) {
   if (!built())
-    build(x.shape());
-  state_->options.optimizer.build(state_->network.trainable_variables());
-  if (!state_->train)
+    build(flat[0].shape());
+  if (!state_->train) {
+    state_->options.optimizer.build(state_->network.trainable_variables());
     state_->train.emplace(detail::TrainStep{state_.get()},
                           FunctionOptions{.name = "train_step"});
-  resetMetrics(state_->metrics);
-  (*state_->train)(x, y);
-  return readMetrics(state_->metrics);
+  }
 }
 
 std::map<std::string, double>
 Model::train_on_batch(const std::vector<Tensor> &x,
                       const std::vector<Tensor> &y) {
-  if (x.size() != 1 || y.size() != 1)
-    fail("train_on_batch: this model takes 1 input and 1 target, got " +
-         std::to_string(x.size()) + " and " + std::to_string(y.size()));
-  return train_on_batch(x[0], y[0]);
+  requireCompiled(state_.get(), "train_on_batch");
+  std::vector<Tensor> flat = flatBatch("train_on_batch", *state_, x, y);
+  ensureTrainStep(flat);
+  resetMetrics(state_->metrics);
+  detail::callFlat(*state_->train, flat);
+  return readMetrics(state_->metrics);
 }
 
 History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
@@ -337,21 +412,11 @@ History Model::fit(const data::Dataset &train, FitOptions o) {
     int64_t step = 0;
     callbacks::Logs logs;
     for (const std::vector<Tensor> &batch : train) {
-      if (batch.size() != 2)
-        fail("fit: dataset elements must be (x, y) pairs, got " +
-             std::to_string(batch.size()) + " components");
-      requireBatchPair("fit", batch[0], batch[1]);
-      if (!built())
-        build(batch[0].shape());
-      if (!state_->train) {
-        state_->options.optimizer.build(
-            state_->network.trainable_variables());
-        state_->train.emplace(detail::TrainStep{state_.get()},
-                              FunctionOptions{.name = "train_step"});
-      }
+      std::vector<Tensor> flat = splitAndCheck("fit", *state_, batch);
+      ensureTrainStep(flat);
       for (Callback &c : cbs)
         c->on_train_batch_begin(step, {});
-      (*state_->train)(batch[0], batch[1]);
+      detail::callFlat(*state_->train, flat);
       logs = readMetrics(state_->metrics);
       for (Callback &c : cbs)
         c->on_train_batch_end(step, logs);
@@ -387,12 +452,10 @@ std::map<std::string, double> Model::evaluate(const data::Dataset &ds) {
                          FunctionOptions{.name = "test_step"});
   resetMetrics(state_->metrics);
   for (const std::vector<Tensor> &batch : ds) {
-    if (batch.size() != 2)
-      fail("evaluate: dataset elements must be (x, y) pairs");
-    requireBatchPair("evaluate", batch[0], batch[1]);
+    std::vector<Tensor> flat = splitAndCheck("evaluate", *state_, batch);
     if (!built())
-      build(batch[0].shape());
-    (*state_->test)(batch[0], batch[1]);
+      build(flat[0].shape());
+    detail::callFlat(*state_->test, flat);
   }
   return readMetrics(state_->metrics);
 }
@@ -412,6 +475,9 @@ Tensor Model::predict(const Tensor &x, int64_t batch_size) {
     fail("predict: empty model");
   if (!x.defined() || x.rank() < 1)
     fail("predict: x must have a batch dim");
+  if (state_->numInputs() != 1 || state_->numOutputs() != 1)
+    fail("predict: the model has several inputs or outputs; call it with a "
+         "vector of inputs");
   if (batch_size < 1)
     fail("predict: batch_size must be >= 1");
   if (!built())
@@ -423,7 +489,7 @@ Tensor Model::predict(const Tensor &x, int64_t batch_size) {
   const int64_t n = x.shape()[0];
   for (int64_t b = 0; b < n; b += batch_size)
     outs.push_back(
-        (*state_->predict)(rows(x, b, std::min(batch_size, n - b))));
+        (*state_->predict)(rows(x, b, std::min(batch_size, n - b)))[0]);
   if (outs.empty())
     fail("predict: x has no rows");
   return outs.size() == 1 ? outs[0] : concat(outs, 0);

@@ -136,6 +136,12 @@ public:
   /// The output shape for an input shape, batch dim first (summary()). The
   /// default runs the layer on zeros of that shape (batch 1 when unknown).
   virtual Shape compute_output_shape(const Shape &input_shape);
+  /// Several inputs and outputs (functional models). The default takes one
+  /// input and returns call()'s output.
+  virtual std::vector<Tensor> call_multi(const std::vector<Tensor> &xs,
+                                         bool training);
+  virtual size_t num_inputs() const { return 1; }
+  virtual size_t num_outputs() const { return 1; }
 
   const std::string &name() const;
   bool built() const { return built_; }
@@ -148,6 +154,9 @@ protected:
                       DType dtype = DType::Float32);
   /// Tracks `sublayer` (its weights become this layer's); returns it.
   Layer track(Layer sublayer);
+  /// For layers whose weights exist from construction (functional
+  /// networks): no build() on the first call.
+  void set_built() { built_ = true; }
 
 private:
   friend class Layer;

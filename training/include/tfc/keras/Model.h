@@ -103,11 +103,26 @@ public:
   const CompileOptions &compile_options() const;
 
 private:
+  /// Builds the weights, the optimizer's slots and the train step before
+  /// the first step (`flat`: one batch's inputs and targets).
+  void ensureTrainStep(const std::vector<Tensor> &flat);
+
   std::shared_ptr<detail::ModelState> state_;
 };
 
 /// keras.Sequential: each layer's output feeds the next.
 Model Sequential(std::vector<Layer> layers, std::string name = "");
+
+/// The functional API. Input returns a symbolic input: a placeholder of
+/// `shape_without_batch` with a batch of 1. Layers called on it, and tfc ops
+/// applied to it or to tensors computed from it (`concat({a, b}, -1)`,
+/// `x * 2`), are recorded on this thread; functional() makes a model of
+/// what leads from `inputs` to `outputs`, which replays it on real data.
+/// Write batch dims as -1 in shapes (reshape(x, {-1, 10})): the
+/// placeholder's batch of 1 is not the model's.
+Tensor Input(Shape shape_without_batch, DType dtype = DType::Float32);
+Model functional(std::vector<Tensor> inputs, std::vector<Tensor> outputs,
+                 std::string name = "");
 
 /// A subclassed model: M derives from LayerBase.
 template <class M, class... A> Model make_model(A &&...args) {
