@@ -10,12 +10,14 @@
 #include "tfc/keras/Datasets.h"
 #include "tfc/keras/Layers.h"
 #include "tfc/keras/Model.h"
+#include "tfc/train/Checkpoint.h"
 
 #include "tfc/frontend/Creation.h"
 #include "tfc/frontend/Gradients.h"
 #include "tfc/frontend/Ops.h"
 #include "tfc/frontend/Random.h"
 #include "tfc/runtime/Error.h"
+#include "tfc/runtime/Kernels.h"
 
 #include "TestCacheDir.h"
 
@@ -23,6 +25,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -290,6 +293,65 @@ TEST(KerasModel, FashionMnistMlpOneEpoch) {
   // Keras reaches ~0.82 train / ~0.84 test after one epoch of this model.
   EXPECT_GT(h.history["accuracy"][0], 0.75);
   EXPECT_GT(res["accuracy"], 0.78);
+}
+
+} // namespace
+
+namespace {
+
+// Training resumed from a checkpoint (model and optimizer) after epoch 2
+// ends with the uninterrupted run's weights, bit for bit (same seeds, one
+// thread: summation order is fixed).
+TEST(KerasModel, ResumingFromACheckpointReproducesTheRunBitForBit) {
+  const int saved = kernels::num_threads();
+  kernels::set_num_threads(1);
+  fs::path dir = tempDir("resume");
+  auto [x, y] = blobs(256, 12);
+  auto make = [](uint64_t seed) {
+    Model m = mlp(seed);
+    m.compile({.optimizer = optimizers::Adam({.learning_rate = 0.01}),
+               .loss = losses::SparseCategoricalCrossentropy(
+                   {.from_logits = true})});
+    m.build({-1, 4});
+    return m;
+  };
+  FitOptions opts{.batch_size = 32, .epochs = 4, .verbose = 0, .seed = 77};
+
+  Model straight = make(80);
+  straight.fit(x, y, opts);
+
+  Model first = make(80);
+  FitOptions half = opts;
+  half.epochs = 2;
+  first.fit(x, y, half);
+  Optimizer firstOpt = first.compile_options().optimizer;
+  std::string path =
+      train::Checkpoint({{"model", first}, {"optimizer", firstOpt}})
+          .save((dir / "ckpt").string());
+
+  // Another process would start from other weights; restore replaces them.
+  Model resumed = make(90);
+  Optimizer opt = resumed.compile_options().optimizer;
+  opt.build(resumed.trainable_variables());
+  train::Checkpoint({{"model", resumed}, {"optimizer", opt}}).restore(path);
+  FitOptions rest = opts;
+  rest.initial_epoch = 2;
+  History h = resumed.fit(x, y, rest);
+  EXPECT_EQ(h.epoch, (std::vector<int64_t>{2, 3}));
+
+  auto a = straight.variables(), b = resumed.variables();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    Tensor va = a[i].value(), vb = b[i].value();
+    ASSERT_EQ(va.nbytes(), vb.nbytes());
+    EXPECT_EQ(std::memcmp(va.raw_data(), vb.raw_data(), va.nbytes()), 0)
+        << "variable " << i << " differs";
+  }
+  EXPECT_EQ(opt.iterations().value().item<int64_t>(),
+            straight.compile_options().optimizer.iterations().value()
+                .item<int64_t>());
+  fs::remove_all(dir);
+  kernels::set_num_threads(saved);
 }
 
 } // namespace

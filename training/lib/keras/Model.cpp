@@ -380,7 +380,14 @@ History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
   if (o.shuffle)
     ds = o.seed ? ds.shuffle(xt.shape()[0], o.seed)
                 : ds.shuffle(xt.shape()[0]);
-  return fit(ds.batch(o.batch_size), std::move(o));
+  ds = ds.batch(o.batch_size);
+  // Epoch e shuffles with pass e of the seeded stream: a run resumed at
+  // initial_epoch (from a checkpoint) sees the orders the uninterrupted run
+  // saw. Starting a pass draws its order; its first batch is discarded.
+  if (o.shuffle)
+    for (int64_t e = 0; e < o.initial_epoch; ++e)
+      (void)ds.begin();
+  return fit(ds, std::move(o));
 }
 
 History Model::fit(const data::Dataset &train, FitOptions o) {
