@@ -355,3 +355,45 @@ TEST(KerasModel, ResumingFromACheckpointReproducesTheRunBitForBit) {
 }
 
 } // namespace
+
+namespace {
+
+// steps_per_execution = 4: several steps per compiled call (a while_loop
+// over stacked batches) train exactly as one step per call; 250 rows in
+// batches of 32 leave 7 full batches (one execution of 4, then 3 single
+// steps) and a last batch of 26.
+TEST(KerasModel, StepsPerExecutionTrainsAsOneStepPerCall) {
+  const int saved = kernels::num_threads();
+  kernels::set_num_threads(1);
+  auto [x, y] = blobs(250, 13);
+  auto run = [&](int64_t spe, int *batchEnds) {
+    Model m = mlp(100);
+    m.compile({.optimizer = optimizers::SGD({.learning_rate = 0.05,
+                                             .momentum = 0.9}),
+               .loss = losses::SparseCategoricalCrossentropy(
+                   {.from_logits = true}),
+               .metrics = {"accuracy"},
+               .steps_per_execution = spe});
+    auto count = callbacks::LambdaCallback(
+        {.on_batch_end = [batchEnds](int64_t, const auto &) { ++*batchEnds; }});
+    History h = m.fit(x, y, {.batch_size = 32, .epochs = 2, .verbose = 0,
+                             .callbacks = {count}, .seed = 5});
+    return std::make_pair(m, h);
+  };
+  int endsOne = 0, endsFour = 0;
+  auto [one, h1] = run(1, &endsOne);
+  auto [four, h4] = run(4, &endsFour);
+  EXPECT_EQ(endsOne, 2 * 8);
+  EXPECT_EQ(endsFour, 2 * 5); // per epoch: 4 steps once, then 3 + 1 singly
+  for (size_t i = 0; i < one.variables().size(); ++i) {
+    auto a = values(one.variables()[i].value());
+    auto b = values(four.variables()[i].value());
+    for (size_t j = 0; j < a.size(); ++j)
+      ASSERT_NEAR(a[j], b[j], 1e-6 * (1 + std::fabs(a[j]))) << i << "," << j;
+  }
+  EXPECT_NEAR(h1.history["loss"][1], h4.history["loss"][1], 1e-6);
+  EXPECT_NEAR(h1.history["accuracy"][1], h4.history["accuracy"][1], 1e-6);
+  kernels::set_num_threads(saved);
+}
+
+} // namespace

@@ -9,6 +9,7 @@
 
 #include "tfc/keras/Model.h"
 
+#include "tfc/frontend/ControlFlow.h"
 #include "tfc/frontend/Creation.h"
 #include "tfc/frontend/Function.h"
 #include "tfc/frontend/Gradients.h"
@@ -34,6 +35,13 @@ struct TrainStep {
   ModelState *m;
   template <class... T> Tensor operator()(const T &...ts) const;
 };
+/// steps_per_execution train steps in one call: a tfc::while_loop over the
+/// K batches stacked in each argument (K * batch rows), one train step per
+/// iteration.
+struct MultiTrainStep {
+  ModelState *m;
+  template <class... T> Tensor operator()(const T &...ts) const;
+};
 struct TestStep {
   ModelState *m;
   template <class... T> Tensor operator()(const T &...ts) const;
@@ -51,6 +59,7 @@ struct ModelState {
   /// The loss tracker ("loss") first, then the compiled metrics.
   std::vector<Metric> metrics;
   std::optional<Function<TrainStep>> train;
+  std::optional<Function<MultiTrainStep>> multi;
   std::optional<Function<TestStep>> test;
   std::optional<Function<PredictStep>> predict;
 
@@ -83,13 +92,38 @@ struct ModelState {
   }
 };
 
-template <class... T> Tensor TrainStep::operator()(const T &...ts) const {
+/// One train step on one batch (inputs then targets).
+Tensor trainStep(ModelState *m, const std::vector<Tensor> &flat) {
   std::vector<Variable> vars = m->network.trainable_variables();
   GradientTape tape;
-  Tensor loss = m->step({ts...}, true);
+  Tensor loss = m->step(flat, true);
   std::vector<Tensor> grads = tape.gradient(loss, vars);
   m->options.optimizer.apply_gradients(grads, vars);
   return loss;
+}
+
+template <class... T> Tensor TrainStep::operator()(const T &...ts) const {
+  return trainStep(m, {ts...});
+}
+
+template <class... T>
+Tensor MultiTrainStep::operator()(const T &...ts) const {
+  std::vector<Tensor> stacked{ts...};
+  const int64_t k = m->options.steps_per_execution;
+  const int64_t rows = stacked[0].shape()[0] / k;
+  Tensor iota = cast(range(0, rows), DType::Int32);
+  std::vector<Tensor> out = while_loop(
+      [k](const std::vector<Tensor> &v) { return v[0] < int32_t(k); },
+      [&](const std::vector<Tensor> &v) {
+        // Batch i: rows [i * rows, (i + 1) * rows) of each argument.
+        Tensor at = iota + v[0] * int32_t(rows);
+        std::vector<Tensor> flat;
+        for (const Tensor &t : stacked)
+          flat.push_back(gather(t, at));
+        return std::vector<Tensor>{v[0] + 1, trainStep(m, flat)};
+      },
+      {constant(0), constant(0.f)});
+  return out[1];
 }
 
 template <class... T> Tensor TestStep::operator()(const T &...ts) const {
@@ -268,6 +302,7 @@ void Model::compile(CompileOptions options) {
   state_->compiled = true;
   // New configuration, new traces.
   state_->train.reset();
+  state_->multi.reset();
   state_->test.reset();
 }
 
@@ -418,17 +453,53 @@ History Model::fit(const data::Dataset &train, FitOptions o) {
     resetMetrics(state_->metrics);
     int64_t step = 0;
     callbacks::Logs logs;
+    // Batches wait here until steps_per_execution of one shape are ready.
+    std::vector<std::vector<Tensor>> pending;
+    auto execute = [&](const std::vector<std::vector<Tensor>> &batches) {
+      for (Callback &c : cbs)
+        c->on_train_batch_begin(step, {});
+      if (batches.size() == 1) {
+        detail::callFlat(*state_->train, batches[0]);
+      } else {
+        std::vector<Tensor> stacked;
+        for (size_t i = 0; i < batches[0].size(); ++i) {
+          std::vector<Tensor> parts;
+          for (const auto &b : batches)
+            parts.push_back(b[i]);
+          stacked.push_back(concat(parts, 0));
+        }
+        if (!state_->multi)
+          state_->multi.emplace(detail::MultiTrainStep{state_.get()},
+                                FunctionOptions{.name = "train_steps"});
+        detail::callFlat(*state_->multi, stacked);
+      }
+      step += int64_t(batches.size());
+      logs = readMetrics(state_->metrics);
+      // Keras calls the batch hooks once per execution.
+      for (Callback &c : cbs)
+        c->on_train_batch_end(step - 1, logs);
+    };
+    const size_t per = size_t(state_->options.steps_per_execution);
     for (const std::vector<Tensor> &batch : train) {
       std::vector<Tensor> flat = splitAndCheck("fit", *state_, batch);
       ensureTrainStep(flat);
-      for (Callback &c : cbs)
-        c->on_train_batch_begin(step, {});
-      detail::callFlat(*state_->train, flat);
-      logs = readMetrics(state_->metrics);
-      for (Callback &c : cbs)
-        c->on_train_batch_end(step, logs);
-      ++step;
+      if (per == 1) {
+        execute({flat});
+        continue;
+      }
+      if (!pending.empty() && pending[0][0].shape() != flat[0].shape()) {
+        for (const auto &b : pending) // a smaller last batch: one by one
+          execute({b});
+        pending.clear();
+      }
+      pending.push_back(std::move(flat));
+      if (pending.size() == per) {
+        execute(pending);
+        pending.clear();
+      }
     }
+    for (const auto &b : pending)
+      execute({b});
     if (o.validation_data) {
       auto val = evaluate(o.validation_data->first, o.validation_data->second,
                           o.batch_size);
