@@ -22,8 +22,8 @@ namespace tfc::keras {
 //===----------------------------------------------------------------------===//
 
 Loss::Loss(std::string name, Fn fn)
-    : impl_(std::make_shared<const Impl>(Impl{std::move(name), std::move(fn)})) {
-}
+    : impl_(
+          std::make_shared<const Impl>(Impl{std::move(name), std::move(fn)})) {}
 
 Tensor Loss::call(const Tensor &y_true, const Tensor &y_pred) const {
   if (!impl_ || !impl_->fn)
@@ -131,8 +131,8 @@ void checkSmoothing(const char *who, double label_smoothing) {
 } // namespace
 
 Loss SparseCategoricalCrossentropy(SparseCategoricalCrossentropyOptions o) {
-  return {"sparse_categorical_crossentropy", [o](const Tensor &y_true,
-                                                 const Tensor &y_pred) {
+  return {"sparse_categorical_crossentropy",
+          [o](const Tensor &y_true, const Tensor &y_pred) {
             const std::string who = "SparseCategoricalCrossentropy";
             checkPred(who, y_true, y_pred);
             if (!isInt(y_true.dtype()))
@@ -158,8 +158,8 @@ Loss SparseCategoricalCrossentropy(SparseCategoricalCrossentropyOptions o) {
 
 Loss CategoricalCrossentropy(CategoricalCrossentropyOptions o) {
   checkSmoothing("CategoricalCrossentropy", o.label_smoothing);
-  return {"categorical_crossentropy", [o](const Tensor &y_true,
-                                          const Tensor &y_pred) {
+  return {"categorical_crossentropy",
+          [o](const Tensor &y_true, const Tensor &y_pred) {
             const std::string who = "CategoricalCrossentropy";
             checkPred(who, y_true, y_pred);
             if (isFloat(y_true.dtype()) && y_true.dtype() != y_pred.dtype())
@@ -183,8 +183,8 @@ Loss CategoricalCrossentropy(CategoricalCrossentropyOptions o) {
 
 Loss BinaryCrossentropy(BinaryCrossentropyOptions o) {
   checkSmoothing("BinaryCrossentropy", o.label_smoothing);
-  return {"binary_crossentropy", [o](const Tensor &y_true,
-                                     const Tensor &y_pred) {
+  return {"binary_crossentropy",
+          [o](const Tensor &y_true, const Tensor &y_pred) {
             auto [z, x] = alignDense("BinaryCrossentropy", y_true, y_pred);
             if (o.label_smoothing != 0)
               z = z * (1 - o.label_smoothing) + 0.5 * o.label_smoothing;

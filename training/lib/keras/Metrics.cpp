@@ -79,8 +79,10 @@ Tensor sampleCount(const Tensor &samplewise) {
     return full({}, 1, DType::Float32);
   if (samplewise.shape()[0] >= 0)
     return full({}, double(samplewise.shape()[0]), DType::Float32);
-  Tensor one = full({}, 1, DType::Float32);
-  return reduce_sum(where(samplewise == samplewise, one, one));
+  // Every element is equal or unequal to itself (NaN): one each. No scalar
+  // is broadcast to the dynamic shape, which a relaxed trace cannot do.
+  return reduce_sum(cast(samplewise == samplewise, DType::Float32)) +
+         reduce_sum(cast(samplewise != samplewise, DType::Float32));
 }
 
 /// Keras's Mean.update_state: values (as float32) reduced to one value per
@@ -144,8 +146,7 @@ Tensor inTopK(const std::string &who, const Tensor &targets,
                                shape_to_string(predictions.shape()) +
                                " must be static");
   Tensor p = cast(predictions, DType::Float32);
-  Tensor mask =
-      expand_dims(targets, -1) == range(0, classes, 1, DType::Int64);
+  Tensor mask = expand_dims(targets, -1) == range(0, classes, 1, DType::Int64);
   constexpr double inf = std::numeric_limits<double>::infinity();
   Tensor score = reduce_max(where(mask, p, -inf), {-1}, /*keepdims=*/true);
   Tensor better = reduce_sum(cast(p > score, DType::Int32), {-1});
@@ -233,80 +234,90 @@ std::vector<Variable> Metric::variables() const {
 namespace metrics {
 
 Metric Mean(std::string name) {
-  return Metric(std::make_shared<MetricState>(std::move(name),
-                                              MetricState::Kind::Mean,
-                                              Metric::Fn()));
+  return Metric(std::make_shared<MetricState>(
+      std::move(name), MetricState::Kind::Mean, Metric::Fn()));
 }
 
 Metric Sum(std::string name) {
-  return Metric(std::make_shared<MetricState>(std::move(name),
-                                              MetricState::Kind::Sum,
-                                              Metric::Fn()));
+  return Metric(std::make_shared<MetricState>(
+      std::move(name), MetricState::Kind::Sum, Metric::Fn()));
 }
 
 Metric Accuracy(std::string name) {
-  return meanOf(std::move(name), [](const Tensor &y_true,
-                                    const Tensor &y_pred) {
-    const std::string who = "Accuracy";
-    requireDefined(who, y_true, y_pred);
-    auto [t0, p0] = commonDType(y_true, y_pred);
-    auto [t, p] = losses::squeeze_or_expand_to_same_rank(t0, p0);
-    if (!detail::shapes_match(t.shape(), p.shape()))
-      mismatch(who, y_true, y_pred, "incompatible shapes");
-    return cast(t == p, DType::Float32);
-  });
+  return meanOf(std::move(name),
+                [](const Tensor &y_true, const Tensor &y_pred) {
+                  const std::string who = "Accuracy";
+                  requireDefined(who, y_true, y_pred);
+                  auto [t0, p0] = commonDType(y_true, y_pred);
+                  auto [t, p] = losses::squeeze_or_expand_to_same_rank(t0, p0);
+                  if (!detail::shapes_match(t.shape(), p.shape()))
+                    mismatch(who, y_true, y_pred, "incompatible shapes");
+                  return cast(t == p, DType::Float32);
+                });
+}
+
+Metric BinaryAccuracy(std::string name, double threshold) {
+  return meanOf(
+      std::move(name), [threshold](const Tensor &y_true, const Tensor &y_pred) {
+        const std::string who = "BinaryAccuracy";
+        requireDefined(who, y_true, y_pred);
+        auto [t, p] = losses::squeeze_or_expand_to_same_rank(y_true, y_pred);
+        if (!detail::shapes_match(t.shape(), p.shape()))
+          mismatch(who, y_true, y_pred, "incompatible shapes");
+        return cast(t == cast(p > threshold, t.dtype()), DType::Float32);
+      });
 }
 
 Metric SparseCategoricalAccuracy(std::string name) {
-  return meanOf(std::move(name), [](const Tensor &y_true,
-                                    const Tensor &y_pred) {
-    const std::string who = "SparseCategoricalAccuracy";
-    Tensor labels = sparseLabels(who, y_true, y_pred);
-    if (labels.dtype() == DType::Bool)
-      mismatch(who, y_true, y_pred, "the labels must be numeric");
-    Tensor predicted = cast(argmax(y_pred, -1), labels.dtype());
-    return cast(labels == predicted, DType::Float32);
-  });
+  return meanOf(std::move(name),
+                [](const Tensor &y_true, const Tensor &y_pred) {
+                  const std::string who = "SparseCategoricalAccuracy";
+                  Tensor labels = sparseLabels(who, y_true, y_pred);
+                  if (labels.dtype() == DType::Bool)
+                    mismatch(who, y_true, y_pred, "the labels must be numeric");
+                  Tensor predicted = cast(argmax(y_pred, -1), labels.dtype());
+                  return cast(labels == predicted, DType::Float32);
+                });
 }
 
 Metric CategoricalAccuracy(std::string name) {
-  return meanOf(std::move(name), [](const Tensor &y_true,
-                                    const Tensor &y_pred) {
-    requireSameShape("CategoricalAccuracy", y_true, y_pred);
-    return cast(argmax(y_true, -1) == argmax(y_pred, -1), DType::Float32);
-  });
+  return meanOf(
+      std::move(name), [](const Tensor &y_true, const Tensor &y_pred) {
+        requireSameShape("CategoricalAccuracy", y_true, y_pred);
+        return cast(argmax(y_true, -1) == argmax(y_pred, -1), DType::Float32);
+      });
 }
 
 Metric TopKCategoricalAccuracy(int k, std::string name) {
   requireK("TopKCategoricalAccuracy", k);
-  return meanOf(std::move(name), [k](const Tensor &y_true,
-                                     const Tensor &y_pred) {
-    const std::string who = "TopKCategoricalAccuracy";
-    requireSameShape(who, y_true, y_pred);
-    return cast(inTopK(who, argmax(y_true, -1), y_pred, k), DType::Float32);
-  });
+  return meanOf(
+      std::move(name), [k](const Tensor &y_true, const Tensor &y_pred) {
+        const std::string who = "TopKCategoricalAccuracy";
+        requireSameShape(who, y_true, y_pred);
+        return cast(inTopK(who, argmax(y_true, -1), y_pred, k), DType::Float32);
+      });
 }
 
 Metric SparseTopKCategoricalAccuracy(int k, std::string name) {
   requireK("SparseTopKCategoricalAccuracy", k);
-  return meanOf(std::move(name), [k](const Tensor &y_true,
-                                     const Tensor &y_pred) {
-    const std::string who = "SparseTopKCategoricalAccuracy";
-    Tensor labels = sparseLabels(who, y_true, y_pred);
-    if (!isInt(labels.dtype()))
-      mismatch(who, y_true, y_pred, "the labels must be int32 or int64");
-    return cast(inTopK(who, cast(labels, DType::Int64), y_pred, k),
-                DType::Float32);
-  });
+  return meanOf(
+      std::move(name), [k](const Tensor &y_true, const Tensor &y_pred) {
+        const std::string who = "SparseTopKCategoricalAccuracy";
+        Tensor labels = sparseLabels(who, y_true, y_pred);
+        if (!isInt(labels.dtype()))
+          mismatch(who, y_true, y_pred, "the labels must be int32 or int64");
+        return cast(inTopK(who, cast(labels, DType::Int64), y_pred, k),
+                    DType::Float32);
+      });
 }
 
 Metric MeanMetricWrapper(Loss loss, std::string name) {
   if (!loss)
     throw InvalidArgumentError("MeanMetricWrapper: empty loss handle");
-  return meanOf(std::move(name), [loss](const Tensor &y_true,
-                                        const Tensor &y_pred) {
-    return loss.call(y_true, y_pred);
-  });
+  return meanOf(std::move(name),
+                [loss](const Tensor &y_true, const Tensor &y_pred) {
+                  return loss.call(y_true, y_pred);
+                });
 }
 
 Metric MeanSquaredError(std::string name) {

@@ -209,6 +209,8 @@ Metric resolveMetric(const std::string &name, const Loss &loss) {
       return metrics::SparseCategoricalAccuracy("accuracy");
     if (l == "categorical_crossentropy")
       return metrics::CategoricalAccuracy("accuracy");
+    if (l == "binary_crossentropy")
+      return metrics::BinaryAccuracy("accuracy");
     return metrics::Accuracy("accuracy");
   }
   if (name == "sparse_categorical_accuracy")

@@ -16,6 +16,7 @@
 #include "tfc/runtime/Log.h"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <sstream>
 #include <unordered_map>
@@ -137,8 +138,7 @@ struct CommonOptions {
 struct OptimizerState {
   OptimizerState(std::string name, CommonOptions options)
       : name(std::move(name)), options(std::move(options)),
-        iterations(zeros({}, DType::Int64), "iteration", /*trainable=*/false) {
-  }
+        iterations(zeros({}, DType::Int64), "iteration", /*trainable=*/false) {}
   virtual ~OptimizerState() = default;
 
   /// The slots each variable gets, in order (may be empty: plain SGD).
@@ -164,7 +164,7 @@ struct OptimizerState {
   std::string name;
   CommonOptions options;
   Variable iterations;
-  std::vector<Entry> entries;               // build order
+  std::vector<Entry> entries;                // build order
   std::unordered_map<uint64_t, size_t> byId; // Variable::id -> entries index
 };
 
@@ -180,8 +180,8 @@ std::string describe(const Variable &v, size_t i) {
   return "variable '" + v.name() + "' (#" + std::to_string(i) + ")";
 }
 
-void requireRange(const std::string &who, const char *what, double v,
-                  double lo, bool loOpen, double hi, bool hiOpen) {
+void requireRange(const std::string &who, const char *what, double v, double lo,
+                  bool loOpen, double hi, bool hiOpen) {
   bool ok = std::isfinite(v) && (loOpen ? v > lo : v >= lo) &&
             (hiOpen ? v < hi : v <= hi);
   if (!ok) {
@@ -208,14 +208,13 @@ CommonOptions validateCommon(const std::string &who, double learning_rate,
   if (clipvalue)
     requireRange(who, "clipvalue", *clipvalue, 0, true, kInf, true);
   if (global_clipnorm)
-    requireRange(who, "global_clipnorm", *global_clipnorm, 0, true, kInf,
-                 true);
+    requireRange(who, "global_clipnorm", *global_clipnorm, 0, true, kInf, true);
   return {learning_rate, clipnorm, clipvalue, global_clipnorm,
           std::move(schedule)};
 }
 
-/// Keras's clip_by_norm: g * c / max(||g||, c), with a zero gradient kept
-/// (its norm's gradient-safe form is irrelevant here, but the value is).
+/// Keras's clip_by_norm: g * c / max(||g||, c); the guarded square root
+/// keeps a zero gradient zero.
 Tensor clipByNorm(const Tensor &g, double c) {
   Tensor l2sum = reduce_sum(square(g));
   Tensor positive = l2sum > 0;
@@ -259,11 +258,10 @@ std::vector<Tensor> clipGradients(const CommonOptions &o,
 //===----------------------------------------------------------------------===//
 
 struct SGDState : OptimizerState {
-  SGDState(const optimizers::SGDOptions &o)
-      : OptimizerState("SGD",
-                       validateCommon("SGD", o.learning_rate, o.clipnorm,
-                                      o.clipvalue, o.global_clipnorm,
-                                      o.schedule)),
+  explicit SGDState(const optimizers::SGDOptions &o)
+      : OptimizerState("SGD", validateCommon("SGD", o.learning_rate, o.clipnorm,
+                                             o.clipvalue, o.global_clipnorm,
+                                             o.schedule)),
         momentum(o.momentum), nesterov(o.nesterov) {
     requireRange(name, "momentum", momentum, 0, false, kInf, true);
   }
@@ -297,8 +295,7 @@ struct AdamState : OptimizerState {
     requireRange(this->name, "beta_1", beta1, 0, false, 1, true);
     requireRange(this->name, "beta_2", beta2, 0, false, 1, true);
     requireRange(this->name, "epsilon", epsilon, 0, false, kInf, true);
-    requireRange(this->name, "weight_decay", weightDecay, 0, false, kInf,
-                 true);
+    requireRange(this->name, "weight_decay", weightDecay, 0, false, kInf, true);
   }
   std::vector<std::string> slotNames() const override {
     if (amsgrad)
@@ -309,8 +306,7 @@ struct AdamState : OptimizerState {
               const Tensor &lr, const Tensor &step) override {
     if (weightDecay != 0)
       var.assign(var.value() - var.value() * weightDecay * lr);
-    Tensor alpha =
-        lr * sqrt(1 - pow(beta2, step)) / (1 - pow(beta1, step));
+    Tensor alpha = lr * sqrt(1 - pow(beta2, step)) / (1 - pow(beta1, step));
     Variable &m = slots[0], &v = slots[1];
     Tensor mNew = m.value() + (g - m.value()) * (1 - beta1);
     Tensor vNew = v.value() + (square(g) - v.value()) * (1 - beta2);
@@ -328,7 +324,7 @@ struct AdamState : OptimizerState {
 };
 
 struct RMSpropState : OptimizerState {
-  RMSpropState(const optimizers::RMSpropOptions &o)
+  explicit RMSpropState(const optimizers::RMSpropOptions &o)
       : OptimizerState("RMSprop",
                        validateCommon("RMSprop", o.learning_rate, o.clipnorm,
                                       o.clipvalue, o.global_clipnorm,
@@ -408,10 +404,9 @@ void Optimizer::build(const std::vector<Variable> &vars) {
     if (s.byId.count(v.id()))
       continue;
     if (v.dtype() != DType::Float32 && v.dtype() != DType::Float64)
-      throw InvalidArgumentError(s.name + ": cannot optimize " +
-                                 describe(v, i) + " of dtype " +
-                                 std::string(to_string(v.dtype())) +
-                                 " (float32 or float64 only)");
+      throw InvalidArgumentError(
+          s.name + ": cannot optimize " + describe(v, i) + " of dtype " +
+          std::string(to_string(v.dtype())) + " (float32 or float64 only)");
     if (tfc::detail::active_trace_hook())
       throw InvalidArgumentError(
           s.name + ": " + describe(v, i) +
@@ -437,8 +432,8 @@ void Optimizer::apply_gradients(const std::vector<Tensor> &grads,
   std::string who = s.name + ".apply_gradients";
   if (grads.size() != vars.size())
     throw InvalidArgumentError(who + ": got " + std::to_string(grads.size()) +
-                               " gradients for " +
-                               std::to_string(vars.size()) + " variables");
+                               " gradients for " + std::to_string(vars.size()) +
+                               " variables");
   // Keras skips variables without a gradient, with a warning.
   std::vector<Tensor> kept;
   std::vector<Variable> keptVars;
@@ -451,12 +446,12 @@ void Optimizer::apply_gradients(const std::vector<Tensor> &grads,
       continue;
     }
     if (g.dtype() != v.dtype() || g.shape() != v.shape())
-      throw InvalidArgumentError(
-          who + ": the gradient of " + describe(v, i) + " is " +
-          std::string(to_string(g.dtype())) + " of shape " +
-          shape_to_string(g.shape()) + " but the variable is " +
-          std::string(to_string(v.dtype())) + " of shape " +
-          shape_to_string(v.shape()));
+      throw InvalidArgumentError(who + ": the gradient of " + describe(v, i) +
+                                 " is " + std::string(to_string(g.dtype())) +
+                                 " of shape " + shape_to_string(g.shape()) +
+                                 " but the variable is " +
+                                 std::string(to_string(v.dtype())) +
+                                 " of shape " + shape_to_string(v.shape()));
     kept.push_back(g);
     keptVars.push_back(v);
   }
@@ -464,8 +459,8 @@ void Optimizer::apply_gradients(const std::vector<Tensor> &grads,
     throw InvalidArgumentError(who + ": no gradient provided for any "
                                      "variable");
   if (!missing.empty() && logging::enabled(logging::Category::Warnings))
-    logging::emit("tfc warning: " + who +
-                  ": no gradient for " + missing + "; skipping them");
+    logging::emit("tfc warning: " + who + ": no gradient for " + missing +
+                  "; skipping them");
   build(keptVars); // eager: creates missing slots; traced: throws if any
 
   std::vector<Tensor> clipped = clipGradients(s.options, std::move(kept));
@@ -514,9 +509,7 @@ const std::string &Optimizer::name() const {
 
 namespace optimizers {
 
-Optimizer SGD(SGDOptions o) {
-  return Optimizer(std::make_shared<SGDState>(o));
-}
+Optimizer SGD(SGDOptions o) { return Optimizer(std::make_shared<SGDState>(o)); }
 
 Optimizer Adam(AdamOptions o) {
   return Optimizer(std::make_shared<AdamState>(

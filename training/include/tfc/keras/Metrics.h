@@ -67,10 +67,14 @@ Metric Sum(std::string name = "sum");
 /// Fraction of elements where y_true == y_pred exactly (after matching a
 /// trailing dim of 1, and converting both to the wider dtype).
 Metric Accuracy(std::string name = "accuracy");
+/// Fraction of elements where y_true == (y_pred > threshold), for 0/1
+/// targets and probabilities.
+Metric BinaryAccuracy(std::string name = "binary_accuracy",
+                      double threshold = 0.5);
 /// Fraction of samples whose integer label (shape y_pred.shape[:-1], or with
 /// a trailing 1) is argmax(y_pred, -1).
-Metric SparseCategoricalAccuracy(
-    std::string name = "sparse_categorical_accuracy");
+Metric
+SparseCategoricalAccuracy(std::string name = "sparse_categorical_accuracy");
 /// Fraction of samples where argmax(y_true, -1) == argmax(y_pred, -1).
 Metric CategoricalAccuracy(std::string name = "categorical_accuracy");
 /// Fraction of samples whose one-hot class (argmax(y_true, -1)) is among the
