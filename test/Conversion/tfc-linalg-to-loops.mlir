@@ -93,3 +93,27 @@ func.func @matmul(%a: memref<4x8xf32>, %b: memref<8x6xf32>, %c: memref<4x6xf32>)
   linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x6xf32>) outs(%c : memref<4x6xf32>)
   return
 }
+
+// A reduction over the leading dims (a bias gradient: sum over n, h, w of
+// an NHWC tensor): the parallel channel loop goes outermost, each channel
+// summing its elements serially in the original order; innermost, it would
+// start one OpenMP region per (n, h, w).
+// CHECK-LABEL: func @leading_reduction
+// CHECK: scf.parallel (%[[C:.*]]) = (%c0) to (%c32)
+// CHECK: scf.for %[[N:.*]] = %c0 to %c128
+// CHECK: scf.for %[[H:.*]] = %c0 to %c26
+// CHECK: scf.for %[[W:.*]] = %c0 to %c26
+// CHECK: memref.load %{{.*}}[%[[N]], %[[H]], %[[W]], %[[C]]]
+// CHECK: arith.addf
+#nhwc = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#chan = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func @leading_reduction(%x: memref<128x26x26x32xf32>, %y: memref<32xf32>) {
+  linalg.generic {indexing_maps = [#nhwc, #chan],
+                  iterator_types = ["reduction", "reduction", "reduction", "parallel"]}
+      ins(%x : memref<128x26x26x32xf32>) outs(%y : memref<32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}

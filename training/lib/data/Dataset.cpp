@@ -100,6 +100,9 @@ int64_t saturatingMul(int64_t a, int64_t b) {
 
 namespace detail {
 
+// In an anonymous namespace: libtfc.map exports every tfc name, and this
+// polymorphic template's typeinfo would be one.
+namespace {
 template <class Item> class Iter {
 public:
   virtual ~Iter() = default;
@@ -108,6 +111,7 @@ public:
   virtual bool next(Item &out) = 0;
 };
 template <class Item> using IterPtr = std::unique_ptr<Iter<Item>>;
+} // namespace
 using Row = int64_t;
 
 /// The tensors of a from_tensor_slices dataset.

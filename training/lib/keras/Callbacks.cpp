@@ -74,7 +74,9 @@ public:
       return;
     last = now;
     double elapsed = std::chrono::duration<double>(now - start).count();
-    std::string line = "\r" + counter() + bar();
+    std::string line(1, '\r');
+    line += counter();
+    line += bar();
     if (params_.steps > 0 && seen < params_.steps)
       line += " - ETA: " +
               formatDuration(elapsed / double(seen) *
@@ -94,19 +96,26 @@ public:
     char perStep[48];
     std::snprintf(perStep, sizeof perStep, " %.0fms/step",
                   seen ? 1e3 * elapsed / double(seen) : 0.0);
-    std::string line = tty ? "\r" + counter() + bar() + " - " : counter() +
-                                                                    " - ";
-    print(line + formatDuration(elapsed) + perStep + formatLogs(logs) +
-          (tty ? "\033[K\n" : "\n"));
+    std::string line;
+    if (tty)
+      line = '\r' + counter() + bar();
+    else
+      line = counter();
+    line += " - ";
+    line += formatDuration(elapsed);
+    line += perStep;
+    line += formatLogs(logs);
+    line += tty ? "\033[K\n" : "\n";
+    print(line);
   }
 
 private:
   std::string counter() const {
     std::string total = params_.steps > 0 ? std::to_string(params_.steps) : "?";
     std::string done = std::to_string(seen);
-    if (done.size() < total.size())
-      done.insert(0, total.size() - done.size(), ' ');
-    return done + "/" + total;
+    std::string pad(total.size() > done.size() ? total.size() - done.size() : 0,
+                    ' ');
+    return pad + done + "/" + total;
   }
   std::string bar() const {
     constexpr int width = 30;

@@ -12,6 +12,8 @@
 
 #include <functional>
 
+// Internal to libtfc.so (libtfc.map exports every tfc name).
+#pragma GCC visibility push(hidden)
 namespace tfc::keras::recorder {
 
 /// True when `x` is an Input or was computed from one on this thread.
@@ -22,5 +24,6 @@ Tensor record_layer_call(const Layer &layer, const Tensor &x, bool training,
                          const std::function<Tensor()> &run);
 
 } // namespace tfc::keras::recorder
+#pragma GCC visibility pop
 
 #endif // TFC_TRAINING_KERAS_FUNCTIONAL_H

@@ -24,8 +24,13 @@
 namespace tfc::keras {
 
 namespace detail {
-
 struct ModelState;
+}
+
+// The steps in an anonymous namespace: libtfc.map exports every tfc name,
+// and tfc::function names a functor type through its typeinfo.
+namespace {
+using detail::ModelState;
 
 /// Forward, loss, gradients, optimizer update, metric updates: one step.
 /// Each step holds the state by pointer (the state owns the Function that
@@ -51,6 +56,9 @@ struct PredictStep {
   template <class... T> std::vector<Tensor> operator()(const T &...ts) const;
 };
 
+} // namespace
+
+namespace detail {
 struct ModelState {
   Layer network;
   CompileOptions options;
@@ -91,6 +99,9 @@ struct ModelState {
     return loss;
   }
 };
+} // namespace detail
+
+namespace {
 
 /// One train step on one batch (inputs then targets).
 Tensor trainStep(ModelState *m, const std::vector<Tensor> &flat) {
@@ -151,7 +162,7 @@ template <class F> auto callFlat(const F &f, const std::vector<Tensor> &a) {
   }
 }
 
-} // namespace detail
+} // namespace
 
 namespace {
 
@@ -374,7 +385,7 @@ void Model::ensureTrainStep(const std::vector<Tensor> &flat) {
     build(flat[0].shape());
   if (!state_->train) {
     state_->options.optimizer.build(state_->network.trainable_variables());
-    state_->train.emplace(detail::TrainStep{state_.get()},
+    state_->train.emplace(TrainStep{state_.get()},
                           FunctionOptions{.name = "train_step"});
   }
 }
@@ -386,7 +397,7 @@ Model::train_on_batch(const std::vector<Tensor> &x,
   std::vector<Tensor> flat = flatBatch("train_on_batch", *state_, x, y);
   ensureTrainStep(flat);
   resetMetrics(state_->metrics);
-  detail::callFlat(*state_->train, flat);
+  callFlat(*state_->train, flat);
   return readMetrics(state_->metrics);
 }
 
@@ -461,7 +472,7 @@ History Model::fit(const data::Dataset &train, FitOptions o) {
       for (Callback &c : cbs)
         c->on_train_batch_begin(step, {});
       if (batches.size() == 1) {
-        detail::callFlat(*state_->train, batches[0]);
+        callFlat(*state_->train, batches[0]);
       } else {
         std::vector<Tensor> stacked;
         for (size_t i = 0; i < batches[0].size(); ++i) {
@@ -471,9 +482,9 @@ History Model::fit(const data::Dataset &train, FitOptions o) {
           stacked.push_back(concat(parts, 0));
         }
         if (!state_->multi)
-          state_->multi.emplace(detail::MultiTrainStep{state_.get()},
+          state_->multi.emplace(MultiTrainStep{state_.get()},
                                 FunctionOptions{.name = "train_steps"});
-        detail::callFlat(*state_->multi, stacked);
+        callFlat(*state_->multi, stacked);
       }
       step += int64_t(batches.size());
       logs = readMetrics(state_->metrics);
@@ -528,14 +539,14 @@ std::map<std::string, double> Model::evaluate(const data::Dataset &ds) {
   if (ds.cardinality() == data::INFINITE_CARDINALITY)
     fail("evaluate: the dataset is infinite (repeat()); take() a finite part");
   if (!state_->test)
-    state_->test.emplace(detail::TestStep{state_.get()},
+    state_->test.emplace(TestStep{state_.get()},
                          FunctionOptions{.name = "test_step"});
   resetMetrics(state_->metrics);
   for (const std::vector<Tensor> &batch : ds) {
     std::vector<Tensor> flat = splitAndCheck("evaluate", *state_, batch);
     if (!built())
       build(flat[0].shape());
-    detail::callFlat(*state_->test, flat);
+    callFlat(*state_->test, flat);
   }
   return readMetrics(state_->metrics);
 }
@@ -563,7 +574,7 @@ Tensor Model::predict(const Tensor &x, int64_t batch_size) {
   if (!built())
     build(x.shape());
   if (!state_->predict)
-    state_->predict.emplace(detail::PredictStep{state_.get()},
+    state_->predict.emplace(PredictStep{state_.get()},
                             FunctionOptions{.name = "predict_step"});
   std::vector<Tensor> outs;
   const int64_t n = x.shape()[0];

@@ -45,8 +45,11 @@ constexpr int64_t kChunk = 32;
 
 std::string shapeStr(const keras::Shape &s) {
   std::string r = "[";
-  for (size_t i = 0; i < s.size(); ++i)
-    r += (i ? "," : "") + std::to_string(s[i]);
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i)
+      r += ',';
+    r += std::to_string(s[i]);
+  }
   return r + "]";
 }
 

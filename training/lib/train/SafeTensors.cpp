@@ -12,8 +12,10 @@
 #include "tfc/runtime/Error.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -111,6 +113,10 @@ void appendUtf8(std::string &out, uint32_t cp) {
     out += char(0x80 | (cp & 0x3F));
   }
 }
+
+/// JSON's short escapes ("\\n") and the characters they stand for.
+constexpr std::string_view kEscapes = "\"\\/bfnrt";
+constexpr std::string_view kUnescaped = "\"\\/\b\f\n\r\t";
 
 struct Json {
   enum Kind { Object, Array, String, Integer } kind = Object;
@@ -319,51 +325,27 @@ private:
       if (pos >= s.size())
         error("unterminated escape");
       char e = s[pos++];
-      switch (e) {
-      case '"':
-        out += '"';
-        break;
-      case '\\':
-        out += '\\';
-        break;
-      case '/':
-        out += '/';
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'u': {
-        uint32_t cp = parseHex4();
-        if (cp >= 0xDC00 && cp <= 0xDFFF)
-          error("unpaired low surrogate in \\u escape");
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          if (pos + 2 > s.size() || s[pos] != '\\' || s[pos + 1] != 'u')
-            error("unpaired high surrogate in \\u escape");
-          pos += 2;
-          uint32_t lo = parseHex4();
-          if (lo < 0xDC00 || lo > 0xDFFF)
-            error("unpaired high surrogate in \\u escape");
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-        }
-        appendUtf8(out, cp);
-        break;
+      if (size_t k = kEscapes.find(e); k != std::string_view::npos) {
+        out += kUnescaped[k];
+        continue;
       }
-      default:
+      if (e != 'u') {
         --pos;
         error(std::string("unknown escape '\\") + e + "'");
       }
+      uint32_t cp = parseHex4();
+      if (cp >= 0xDC00 && cp <= 0xDFFF)
+        error("unpaired low surrogate in \\u escape");
+      if (cp >= 0xD800 && cp <= 0xDBFF) {
+        if (pos + 2 > s.size() || s[pos] != '\\' || s[pos + 1] != 'u')
+          error("unpaired high surrogate in \\u escape");
+        pos += 2;
+        uint32_t lo = parseHex4();
+        if (lo < 0xDC00 || lo > 0xDFFF)
+          error("unpaired high surrogate in \\u escape");
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+      }
+      appendUtf8(out, cp);
     }
   }
 
@@ -378,36 +360,16 @@ std::string jsonQuote(std::string_view s) {
   std::string out = "\"";
   for (char ch : s) {
     unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (c < 0x20) {
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-      } else {
-        out += ch;
-      }
+    size_t k = kUnescaped.find(ch);
+    if (k != std::string_view::npos && ch != '/') { // '/' needs no escape
+      out += '\\';
+      out += kEscapes[k];
+    } else if (c < 0x20) {
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += ch;
     }
   }
   return out + "\"";
@@ -768,8 +730,11 @@ void writeAtomically(
     throw InvalidArgumentError(std::string(fn) + ": cannot write '" + path +
                                "': " + why);
   };
-  std::random_device rd;
-  std::mt19937_64 rng((uint64_t(rd()) << 32) ^ rd());
+  // Distinct per call and per process; O_EXCL settles any collision.
+  static std::atomic<uint64_t> calls{0};
+  std::mt19937_64 rng(
+      uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+      (calls.fetch_add(1) << 40));
   std::string tmp;
   Fd f;
   for (int attempt = 0; f.fd < 0; ++attempt) {

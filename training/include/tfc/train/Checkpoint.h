@@ -83,7 +83,8 @@ public:
   /// The number of the last save (0 before any; restore sets it).
   int64_t save_counter() const;
 
-  /// Every variable the checkpoint saves with its key, in object order.
+  /// Every variable the checkpoint saves with its key: the layers' and
+  /// plain variables in object order, then the optimizers' state.
   std::vector<std::pair<std::string, Variable>> named_variables() const;
 
   struct State;
