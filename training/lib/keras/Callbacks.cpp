@@ -60,7 +60,8 @@ public:
   void on_epoch_begin(int64_t epoch, const Logs &) override {
     start = last = Clock::now();
     seen = 0;
-    if (params_.verbose == 1 || tty)
+    // Keras prints the header for runs of several epochs, in both modes.
+    if (params_.verbose != 0 && params_.epochs > 1)
       print("Epoch " + std::to_string(epoch + 1) + "/" +
             std::to_string(params_.epochs) + "\n");
   }
