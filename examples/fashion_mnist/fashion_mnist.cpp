@@ -21,18 +21,16 @@ using namespace tfc::keras;
 
 static Model build(const std::string &kind) {
   if (kind == "cnn")
-    return Sequential(
-        {layers::Conv2D(32, {3, 3}, {.activation = "relu"}),
-         layers::MaxPooling2D(),
-         layers::Conv2D(64, {3, 3}, {.activation = "relu"}),
-         layers::MaxPooling2D(), layers::Flatten(), layers::Dropout(0.5),
-         layers::Dense(10)},
-        "fashion_cnn");
-  return Sequential({layers::Flatten(),
-                     layers::Dense(256, {.activation = "relu"}),
-                     layers::Dense(128, {.activation = "relu"}),
-                     layers::Dense(10)},
-                    "fashion_mlp");
+    return Sequential({layers::Conv2D(32, {3, 3}, {.activation = "relu"}),
+                       layers::MaxPooling2D(),
+                       layers::Conv2D(64, {3, 3}, {.activation = "relu"}),
+                       layers::MaxPooling2D(), layers::Flatten(),
+                       layers::Dropout(0.5), layers::Dense(10)},
+                      "fashion_cnn");
+  return Sequential(
+      {layers::Flatten(), layers::Dense(256, {.activation = "relu"}),
+       layers::Dense(128, {.activation = "relu"}), layers::Dense(10)},
+      "fashion_mlp");
 }
 
 int main(int argc, char **argv) {
@@ -49,8 +47,10 @@ int main(int argc, char **argv) {
     else if (a.rfind("--out=", 0) == 0)
       out = a.substr(6);
     else {
-      std::fprintf(stderr, "usage: %s [--model=mlp|cnn] [--epochs=N] "
-                           "[--batch=N] [--out=DIR]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--model=mlp|cnn] [--epochs=N] "
+                   "[--batch=N] [--out=DIR]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -66,18 +66,19 @@ int main(int argc, char **argv) {
     set_random_seed(42);
     Model model = build(kind);
     Optimizer opt = optimizers::Adam();
-    model.compile({.optimizer = opt,
-                   .loss = losses::SparseCategoricalCrossentropy(
-                       {.from_logits = true}),
-                   .metrics = {"accuracy"}});
+    model.compile(
+        {.optimizer = opt,
+         .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+         .metrics = {"accuracy"}});
     model.build(kind == "cnn" ? Shape{-1, 28, 28, 1} : Shape{-1, 28, 28});
     std::printf("%s", model.summary().c_str());
 
-    History h = model.fit(xTrain, train.second,
-                          {.batch_size = batch,
-                           .epochs = epochs,
-                           .validation_data = std::make_pair(xTest, test.second),
-                           .seed = 42});
+    History h =
+        model.fit(xTrain, train.second,
+                  {.batch_size = batch,
+                   .epochs = epochs,
+                   .validation_data = std::make_pair(xTest, test.second),
+                   .seed = 42});
     auto res = model.evaluate(xTest, test.second, 256);
     std::printf("test loss %.4f, test accuracy %.4f\n", res["loss"],
                 res["accuracy"]);
@@ -92,10 +93,10 @@ int main(int argc, char **argv) {
     Model fresh = build(kind);
     fresh.build(kind == "cnn" ? Shape{-1, 28, 28, 1} : Shape{-1, 28, 28});
     fresh.load_weights(weights);
-    fresh.compile({.optimizer = optimizers::Adam(),
-                   .loss = losses::SparseCategoricalCrossentropy(
-                       {.from_logits = true}),
-                   .metrics = {"accuracy"}});
+    fresh.compile(
+        {.optimizer = optimizers::Adam(),
+         .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+         .metrics = {"accuracy"}});
     auto again = fresh.evaluate(xTest, test.second, 256);
     std::printf("restored model: test accuracy %.4f\n", again["accuracy"]);
     return again["accuracy"] == res["accuracy"] ? 0 : 1;

@@ -43,10 +43,10 @@ int main(int argc, char **argv) {
     if (cmd == "save") {
       using namespace tfc::keras;
       set_random_seed(3);
-      Model model = Sequential(
-          {layers::Conv2D(8, {3, 3}, {.activation = "relu"}),
-           layers::MaxPooling2D(), layers::Flatten(),
-           layers::Dense(10, {.activation = "softmax"})});
+      Model model =
+          Sequential({layers::Conv2D(8, {3, 3}, {.activation = "relu"}),
+                      layers::MaxPooling2D(), layers::Flatten(),
+                      layers::Dense(10, {.activation = "softmax"})});
       model.build({-1, 12, 12, 1});
       saved_model::save(model, dir, {12, 12, 1});
       Tensor x = random::Generator::from_seed(11).normal({5, 12, 12, 1});
@@ -57,8 +57,8 @@ int main(int argc, char **argv) {
     }
     if (cmd == "load") {
       saved_model::Loaded loaded = saved_model::load(dir);
-      Tensor got = loaded.call("serving_default",
-                               {load_npy(dir + "/input.npy")})[0];
+      Tensor got =
+          loaded.call("serving_default", {load_npy(dir + "/input.npy")})[0];
       return compare(load_npy(dir + "/expected.npy"), got);
     }
     if (cmd == "compare")

@@ -44,7 +44,8 @@ CompiledModule::Impl::compile(ModuleOp module, const CompileOptions &options,
 namespace {
 /// MLIR bytecode starts with the magic "ML\xefR".
 bool isBytecode(std::string_view text) {
-  return text.size() >= 4 && text.substr(0, 4) == std::string_view("ML\xefR", 4);
+  return text.size() >= 4 &&
+         text.substr(0, 4) == std::string_view("ML\xefR", 4);
 }
 
 /// `name` is the source buffer's name: locations in diagnostics and in

@@ -564,7 +564,7 @@ void conv2d(const Conv2DShape &s, const T *x, const T *f, T *y) {
   if constexpr (std::is_same_v<T, float>)
     if (dnnlServes(s))
       return runDnnl("conv2d", s, Pass::Forward, const_cast<float *>(x),
-                   const_cast<float *>(f), y);
+                     const_cast<float *>(f), y);
 #endif
   if (isPointwise(s)) {
     for (int64_t p0 = 0; p0 < P; p0 += INT_MAX) {
@@ -632,7 +632,7 @@ void conv2d_backprop_filter(const Conv2DShape &s, const T *x, const T *dy,
   if constexpr (std::is_same_v<T, float>)
     if (dnnlServes(s))
       return runDnnl("conv2d_backprop_filter", s, Pass::BackpropFilter,
-                   const_cast<float *>(x), df, const_cast<float *>(dy));
+                     const_cast<float *>(x), df, const_cast<float *>(dy));
 #endif
   if (isPointwise(s)) {
     for (int64_t p0 = 0; p0 < P; p0 += INT_MAX) {

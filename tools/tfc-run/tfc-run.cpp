@@ -61,8 +61,10 @@ enum class Mode { Interpret, Jit };
 /// tfc-run's own options; --help hides the ones libLLVM registers.
 cl::OptionCategory toolCategory("tfc-run options");
 
-cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input .mlir file or saved model directory>"),
-                               cl::Required, cl::cat(toolCategory));
+cl::opt<std::string>
+    inputPath(cl::Positional,
+              cl::desc("<input .mlir file or saved model directory>"),
+              cl::Required, cl::cat(toolCategory));
 cl::opt<Mode>
     mode("mode", cl::desc("How to run the function (default: interpret)"),
          cl::init(Mode::Interpret),

@@ -19,8 +19,8 @@ std::vector<float> values(const Tensor &t) { return t.to_vector<float>(); }
 
 TEST(Functional, LayersAndOpsOnInputsReplayOnRealData) {
   Tensor in = Input({4});
-  Layer d1 = layers::Dense(3, {.kernel_initializer =
-                                   initializers::glorot_uniform(1)});
+  Layer d1 =
+      layers::Dense(3, {.kernel_initializer = initializers::glorot_uniform(1)});
   Tensor h = d1(in);
   Tensor out = relu(h) * 2.0f + 1.0f; // tfc ops on symbolic tensors
   Model m = functional({in}, {out}, "affine");
@@ -47,8 +47,7 @@ TEST(Functional, SeveralInputsAndOutputsAndASharedLayer) {
   std::vector<Tensor> out = m({xa, xb});
   ASSERT_EQ(out.size(), 2u);
   std::vector<float> ya = values(shared(xa)), yb = values(shared(xb));
-  EXPECT_EQ(values(out[0]),
-            (std::vector<float>{ya[0], ya[1], yb[0], yb[1]}));
+  EXPECT_EQ(values(out[0]), (std::vector<float>{ya[0], ya[1], yb[0], yb[1]}));
   EXPECT_EQ(values(out[1]), (std::vector<float>{ya[0] + yb[0], ya[1] + yb[1]}));
   EXPECT_THROW(m({xa}), InvalidArgumentError);
 }
@@ -58,14 +57,14 @@ TEST(Functional, TrainsWithFitAndTrainOnBatch) {
   Tensor h = layers::Dense(16, {.activation = "relu"})(in);
   Tensor out = layers::Dense(3)(layers::Dropout(0.1, 5)(h));
   Model m = functional({in}, {out});
-  m.compile({.optimizer = optimizers::Adam({.learning_rate = 0.02}),
-             .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
-             .metrics = {"accuracy"}});
+  m.compile(
+      {.optimizer = optimizers::Adam({.learning_rate = 0.02}),
+       .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+       .metrics = {"accuracy"}});
   auto gen = random::Generator::from_seed(9);
   Tensor labels = cast(gen.uniform({300}, 0, 3), DType::Int32);
-  Tensor centers = constant({{3.f, 0.f, 0.f, 0.f},
-                             {0.f, 3.f, 0.f, 0.f},
-                             {0.f, 0.f, 3.f, 0.f}});
+  Tensor centers = constant(
+      {{3.f, 0.f, 0.f, 0.f}, {0.f, 3.f, 0.f, 0.f}, {0.f, 0.f, 3.f, 0.f}});
   Tensor x = gather(centers, labels) + gen.normal({300, 4}, 0, 0.5);
   History h1 = m.fit(x, labels, {.batch_size = 30, .epochs = 6, .verbose = 0});
   EXPECT_GT(h1.history["accuracy"].back(), 0.95);

@@ -36,10 +36,9 @@ void expectNear(const std::vector<float> &got, const std::vector<double> &want,
 }
 
 TEST(KerasLayers, DenseBuildsFromTheInputAndComputesAffine) {
-  Layer d = layers::Dense(
-      2, {.activation = "relu",
-          .kernel_initializer = initializers::constant(0.5),
-          .bias_initializer = initializers::constant(-1)});
+  Layer d = layers::Dense(2, {.activation = "relu",
+                              .kernel_initializer = initializers::constant(0.5),
+                              .bias_initializer = initializers::constant(-1)});
   EXPECT_FALSE(d.built());
   Tensor x = constant({{1.f, 2.f, 3.f}, {-1.f, 0.f, 0.f}});
   Tensor y = d(x);
@@ -57,8 +56,8 @@ TEST(KerasLayers, DenseBuildsFromTheInputAndComputesAffine) {
 }
 
 TEST(KerasLayers, DenseOnRank3AppliesToTheLastAxis) {
-  Layer d = layers::Dense(1, {.use_bias = false,
-                              .kernel_initializer = initializers::ones()});
+  Layer d = layers::Dense(
+      1, {.use_bias = false, .kernel_initializer = initializers::ones()});
   Tensor x = reshape(cast(constant({1, 2, 3, 4, 5, 6, 7, 8}), DType::Float32),
                      {2, 2, 2});
   Tensor y = d(x);
@@ -78,7 +77,8 @@ TEST(KerasLayers, GlorotUniformStaysInKerasLimit) {
     sumsq += double(v) * v;
   }
   // Uniform(-l, l) has variance l^2 / 3.
-  EXPECT_NEAR(sumsq / double(k.size()), limit * limit / 3, 0.02 * limit * limit);
+  EXPECT_NEAR(sumsq / double(k.size()), limit * limit / 3,
+              0.02 * limit * limit);
   for (float b : values(d.trainable_variables()[1].value()))
     EXPECT_EQ(b, 0.f);
 }
@@ -125,10 +125,10 @@ TEST(KerasLayers, Conv2DAndPoolingShapesAndValues) {
   EXPECT_EQ(v[(1 * 4 + 1) * 2], 9.f);
   EXPECT_EQ(conv.count_params(), 3 * 3 * 1 * 2 + 2);
 
-  Tensor img = reshape(cast(constant({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-                                      13, 14, 15, 16}),
-                            DType::Float32),
-                       {1, 4, 4, 1});
+  Tensor img = reshape(
+      cast(constant({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}),
+           DType::Float32),
+      {1, 4, 4, 1});
   expectNear(values(layers::MaxPooling2D()(img)), {6, 8, 14, 16});
   expectNear(values(layers::AveragePooling2D()(img)), {3.5, 5.5, 11.5, 13.5});
   expectNear(values(layers::GlobalAveragePooling2D()(img)), {8.5});
@@ -168,10 +168,10 @@ TEST(KerasLayers, BatchNormalizationTrainsAndInfers) {
              {0.99 + 0.01, 0.99 + 1.0});
   // Inference uses the moving statistics and leaves them alone.
   Tensor z = bn(x, false);
-  expectNear(values(z), {(1 - 0.02) / std::sqrt(1.0 + e),
-                         (10 - 0.2) / std::sqrt(1.99 + e),
-                         (3 - 0.02) / std::sqrt(1.0 + e),
-                         (30 - 0.2) / std::sqrt(1.99 + e)});
+  expectNear(values(z),
+             {(1 - 0.02) / std::sqrt(1.0 + e), (10 - 0.2) / std::sqrt(1.99 + e),
+              (3 - 0.02) / std::sqrt(1.0 + e),
+              (30 - 0.2) / std::sqrt(1.99 + e)});
   expectNear(values(bn.non_trainable_variables()[0].value()), {0.02, 0.2});
   EXPECT_EQ(bn.trainable_variables().size(), 2u);
   EXPECT_EQ(bn.count_params(), 8);
@@ -237,9 +237,9 @@ TEST(KerasLayers, SubclassedLayerOrdersWeightsAndNamesPaths) {
   std::vector<std::string> paths;
   for (auto &[p, v] : named)
     paths.push_back(p);
-  EXPECT_EQ(paths, (std::vector<std::string>{"scale", "dense/kernel",
-                                             "dense/bias", "dense_1/kernel",
-                                             "dense_1/bias"}));
+  EXPECT_EQ(paths,
+            (std::vector<std::string>{"scale", "dense/kernel", "dense/bias",
+                                      "dense_1/kernel", "dense_1/bias"}));
   EXPECT_EQ(l.count_params(), 5 + 5 * 4 + 4 + 4 * 2 + 2);
   EXPECT_EQ(l.layers().size(), 2u);
   EXPECT_EQ(l.class_name(), "TwoDense");
@@ -365,9 +365,8 @@ TEST_P(Recurrent, MatchesTheRecurrenceEagerAndCompiled) {
   expectNear(values(all), ref, 1e-5);
 
   // The last step alone, eagerly and compiled.
-  auto compiled = function([seqLayer](const Tensor &in) {
-    return seqLayer(in);
-  });
+  auto compiled =
+      function([seqLayer](const Tensor &in) { return seqLayer(in); });
   Tensor traced = compiled(x);
   expectNear(values(traced), ref, 1e-5);
 }

@@ -44,20 +44,19 @@ std::vector<float> values(const Tensor &t) {
 std::pair<Tensor, Tensor> blobs(int64_t n, uint64_t seed) {
   auto gen = random::Generator::from_seed(seed);
   Tensor labels = cast(gen.uniform({n}, 0, 3), DType::Int32);
-  Tensor centers = constant({{2.f, 0.f, 0.f, 0.f},
-                             {0.f, 2.f, 0.f, 0.f},
-                             {0.f, 0.f, 2.f, 2.f}});
+  Tensor centers = constant(
+      {{2.f, 0.f, 0.f, 0.f}, {0.f, 2.f, 0.f, 0.f}, {0.f, 0.f, 2.f, 2.f}});
   Tensor x = gather(centers, labels) + gen.normal({n, 4}, 0, 0.5);
   return {x, labels};
 }
 
 Model mlp(uint64_t seed) {
   return Sequential(
-      {layers::Dense(16, {.activation = "relu",
-                          .kernel_initializer =
-                              initializers::glorot_uniform(seed)}),
-       layers::Dense(3, {.kernel_initializer =
-                             initializers::glorot_uniform(seed + 1)})});
+      {layers::Dense(
+           16, {.activation = "relu",
+                .kernel_initializer = initializers::glorot_uniform(seed)}),
+       layers::Dense(
+           3, {.kernel_initializer = initializers::glorot_uniform(seed + 1)})});
 }
 
 fs::path tempDir(const std::string &name) {
@@ -71,11 +70,16 @@ fs::path tempDir(const std::string &name) {
 TEST(KerasModel, FitLearnsBlobsAndReportsHistory) {
   auto [x, y] = blobs(600, 1);
   Model m = mlp(10);
-  m.compile({.optimizer = optimizers::Adam({.learning_rate = 0.01}),
-             .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
-             .metrics = {"accuracy"}});
-  History h = m.fit(x, y, {.batch_size = 32, .epochs = 5, .verbose = 0,
-                           .validation_split = 0.2, .seed = 3});
+  m.compile(
+      {.optimizer = optimizers::Adam({.learning_rate = 0.01}),
+       .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+       .metrics = {"accuracy"}});
+  History h = m.fit(x, y,
+                    {.batch_size = 32,
+                     .epochs = 5,
+                     .verbose = 0,
+                     .validation_split = 0.2,
+                     .seed = 3});
   ASSERT_EQ(h.history["loss"].size(), 5u);
   ASSERT_EQ(h.history["val_accuracy"].size(), 5u);
   EXPECT_LT(h.history["loss"].back(), h.history["loss"].front());
@@ -87,8 +91,8 @@ TEST(KerasModel, FitLearnsBlobsAndReportsHistory) {
   // evaluate's accuracy is predict's argmax agreement.
   Tensor pred = m.predict(xt, 64);
   ASSERT_EQ(pred.shape(), (std::vector<int64_t>{300, 3}));
-  auto hits = values(cast(equal(cast(argmax(pred, 1), DType::Int32), yt),
-                          DType::Float32));
+  auto hits = values(
+      cast(equal(cast(argmax(pred, 1), DType::Int32), yt), DType::Float32));
   double acc = 0;
   for (float v : hits)
     acc += v;
@@ -104,16 +108,15 @@ TEST(KerasModel, TrainOnBatchIsTheHandWrittenStep) {
   for (size_t i = 0; i < 4; ++i)
     ASSERT_EQ(values(fitted.variables()[i].value()),
               values(manual.variables()[i].value()));
-  fitted.compile({.optimizer = optimizers::SGD({.learning_rate = 0.1,
-                                                .momentum = 0.9}),
-                  .loss = losses::SparseCategoricalCrossentropy(
-                      {.from_logits = true})});
+  fitted.compile(
+      {.optimizer = optimizers::SGD({.learning_rate = 0.1, .momentum = 0.9}),
+       .loss = losses::SparseCategoricalCrossentropy({.from_logits = true})});
   Optimizer opt = optimizers::SGD({.learning_rate = 0.1, .momentum = 0.9});
   for (int step = 0; step < 3; ++step) {
     auto logs = fitted.train_on_batch(x, y);
     GradientTape tape;
-    Tensor loss = reduce_mean(sparse_softmax_cross_entropy_with_logits(
-        y, manual(x, true)));
+    Tensor loss = reduce_mean(
+        sparse_softmax_cross_entropy_with_logits(y, manual(x, true)));
     auto vars = manual.trainable_variables();
     opt.apply_gradients(tape.gradient(loss, vars), vars);
     EXPECT_NEAR(logs["loss"], loss.item<float>(), 1e-5) << "step " << step;
@@ -145,40 +148,43 @@ TEST(KerasModel, ErrorsNameTheProblem) {
 TEST(KerasModel, EarlyStoppingPatienceOneOnAFlatLossStopsAfterEpochTwo) {
   auto [x, y] = blobs(64, 5);
   Model m = mlp(30);
-  m.compile({.optimizer = optimizers::SGD({.learning_rate = 1e-9}),
-             .loss = losses::SparseCategoricalCrossentropy({.from_logits = true})});
-  History h = m.fit(
-      x, y,
-      {.epochs = 10,
-       .verbose = 0,
-       .callbacks = {callbacks::EarlyStopping(
-           {.monitor = "loss", .min_delta = 0.5, .patience = 1})}});
+  m.compile(
+      {.optimizer = optimizers::SGD({.learning_rate = 1e-9}),
+       .loss = losses::SparseCategoricalCrossentropy({.from_logits = true})});
+  History h =
+      m.fit(x, y,
+            {.epochs = 10,
+             .verbose = 0,
+             .callbacks = {callbacks::EarlyStopping(
+                 {.monitor = "loss", .min_delta = 0.5, .patience = 1})}});
   EXPECT_EQ(h.history["loss"].size(), 2u);
 }
 
 TEST(KerasModel, EarlyStoppingRestoresTheBestWeights) {
   auto [x, y] = blobs(64, 6);
   Model m = mlp(40);
-  m.compile({.optimizer = optimizers::SGD({.learning_rate = 0.05}),
-             .loss = losses::SparseCategoricalCrossentropy({.from_logits = true})});
+  m.compile(
+      {.optimizer = optimizers::SGD({.learning_rate = 0.05}),
+       .loss = losses::SparseCategoricalCrossentropy({.from_logits = true})});
   std::vector<std::vector<float>> firstEpochWeights;
-  auto grab = callbacks::LambdaCallback({.on_epoch_end = [&](int64_t e,
-                                                              const auto &) {
-    if (e == 0)
-      for (const Variable &v : m.variables())
-        firstEpochWeights.push_back(values(v.value()));
-  }});
+  auto grab =
+      callbacks::LambdaCallback({.on_epoch_end = [&](int64_t e, const auto &) {
+        if (e == 0)
+          for (const Variable &v : m.variables())
+            firstEpochWeights.push_back(values(v.value()));
+      }});
   // Loss always improves here; a baseline below it means no epoch counts
   // as beating the baseline, so training stops at epoch 2 (patience 1) and
   // the best weights (the lowest loss: the last epoch's) come back.
-  History h = m.fit(x, y, {.epochs = 10, .verbose = 0,
-                           .callbacks = {grab, callbacks::EarlyStopping(
-                                                   {.monitor = "loss",
-                                                    .patience = 1,
-                                                    .baseline = -1.0,
-                                                    .restore_best_weights =
-                                                        true})},
-                           .shuffle = false});
+  History h = m.fit(x, y,
+                    {.epochs = 10,
+                     .verbose = 0,
+                     .callbacks = {grab, callbacks::EarlyStopping(
+                                             {.monitor = "loss",
+                                              .patience = 1,
+                                              .baseline = -1.0,
+                                              .restore_best_weights = true})},
+                     .shuffle = false});
   ASSERT_EQ(h.history["loss"].size(), 2u);
   EXPECT_LT(h.history["loss"][1], h.history["loss"][0]);
   ASSERT_EQ(firstEpochWeights.size(), 4u);
@@ -190,26 +196,28 @@ TEST(KerasModel, CheckpointCsvAndLambdaCallbacks) {
   fs::path dir = tempDir("callbacks");
   auto [x, y] = blobs(96, 7);
   Model m = mlp(50);
-  m.compile({.optimizer = optimizers::Adam(),
-             .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
-             .metrics = {"accuracy"}});
+  m.compile(
+      {.optimizer = optimizers::Adam(),
+       .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+       .metrics = {"accuracy"}});
   int batches = 0, epochsBegun = 0;
   auto counter = callbacks::LambdaCallback(
       {.on_epoch_begin = [&](int64_t, const auto &) { ++epochsBegun; },
-       .on_batch_end = [&](int64_t, const auto &logs) {
-         ++batches;
-         EXPECT_TRUE(logs.count("loss"));
-       }});
+       .on_batch_end =
+           [&](int64_t, const auto &logs) {
+             ++batches;
+             EXPECT_TRUE(logs.count("loss"));
+           }});
   m.fit(x, y,
         {.batch_size = 32,
          .epochs = 3,
          .verbose = 0,
-         .callbacks = {counter,
-                       callbacks::ModelCheckpoint(
-                           (dir / "w-{epoch:02d}-{loss:.2f}.safetensors")
-                               .string(),
-                           {.monitor = "loss"}),
-                       callbacks::CSVLogger((dir / "log.csv").string())}});
+         .callbacks = {
+             counter,
+             callbacks::ModelCheckpoint(
+                 (dir / "w-{epoch:02d}-{loss:.2f}.safetensors").string(),
+                 {.monitor = "loss"}),
+             callbacks::CSVLogger((dir / "log.csv").string())}});
   EXPECT_EQ(epochsBegun, 3);
   EXPECT_EQ(batches, 9);
   int files = 0;
@@ -229,10 +237,10 @@ TEST(KerasModel, CheckpointCsvAndLambdaCallbacks) {
 }
 
 TEST(KerasModel, SummaryListsLayersShapesAndParams) {
-  Model m = Sequential({layers::Flatten(),
-                        layers::Dense(128, {.activation = "relu"}),
-                        layers::Dropout(0.2), layers::Dense(10)},
-                       "fashion_mlp");
+  Model m =
+      Sequential({layers::Flatten(), layers::Dense(128, {.activation = "relu"}),
+                  layers::Dropout(0.2), layers::Dense(10)},
+                 "fashion_mlp");
   m.build({-1, 28, 28});
   std::string s = m.summary();
   EXPECT_NE(s.find("Model: \"fashion_mlp\""), std::string::npos) << s;
@@ -269,16 +277,18 @@ Tensor scaled(const Tensor &images) {
 // A short real training run: one epoch of an MLP on the 60,000 training
 // images, then the 10,000 test images.
 TEST(KerasModel, FashionMnistMlpOneEpoch) {
-  if (!fs::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"))
+  if (!fs::exists(
+          "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"))
     GTEST_SKIP() << "the Debian package dataset-fashion-mnist is not installed";
   auto [train, test] = datasets::fashion_mnist::load_data();
   set_random_seed(1);
-  Model m = Sequential({layers::Flatten(),
-                        layers::Dense(128, {.activation = "relu"}),
-                        layers::Dense(10)});
-  m.compile({.optimizer = optimizers::Adam(),
-             .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
-             .metrics = {"accuracy"}});
+  Model m =
+      Sequential({layers::Flatten(), layers::Dense(128, {.activation = "relu"}),
+                  layers::Dense(10)});
+  m.compile(
+      {.optimizer = optimizers::Adam(),
+       .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+       .metrics = {"accuracy"}});
   auto t0 = std::chrono::steady_clock::now();
   History h = m.fit(scaled(train.first), train.second,
                     {.batch_size = 128, .epochs = 1, .verbose = 0, .seed = 1});
@@ -309,9 +319,9 @@ TEST(KerasModel, ResumingFromACheckpointReproducesTheRunBitForBit) {
   auto [x, y] = blobs(256, 12);
   auto make = [](uint64_t seed) {
     Model m = mlp(seed);
-    m.compile({.optimizer = optimizers::Adam({.learning_rate = 0.01}),
-               .loss = losses::SparseCategoricalCrossentropy(
-                   {.from_logits = true})});
+    m.compile(
+        {.optimizer = optimizers::Adam({.learning_rate = 0.01}),
+         .loss = losses::SparseCategoricalCrossentropy({.from_logits = true})});
     m.build({-1, 4});
     return m;
   };
@@ -348,7 +358,9 @@ TEST(KerasModel, ResumingFromACheckpointReproducesTheRunBitForBit) {
         << "variable " << i << " differs";
   }
   EXPECT_EQ(opt.iterations().value().item<int64_t>(),
-            straight.compile_options().optimizer.iterations().value()
+            straight.compile_options()
+                .optimizer.iterations()
+                .value()
                 .item<int64_t>());
   fs::remove_all(dir);
   kernels::set_num_threads(saved);
@@ -368,16 +380,19 @@ TEST(KerasModel, StepsPerExecutionTrainsAsOneStepPerCall) {
   auto [x, y] = blobs(250, 13);
   auto run = [&](int64_t spe, int *batchEnds) {
     Model m = mlp(100);
-    m.compile({.optimizer = optimizers::SGD({.learning_rate = 0.05,
-                                             .momentum = 0.9}),
-               .loss = losses::SparseCategoricalCrossentropy(
-                   {.from_logits = true}),
-               .metrics = {"accuracy"},
-               .steps_per_execution = spe});
+    m.compile(
+        {.optimizer = optimizers::SGD({.learning_rate = 0.05, .momentum = 0.9}),
+         .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+         .metrics = {"accuracy"},
+         .steps_per_execution = spe});
     auto count = callbacks::LambdaCallback(
         {.on_batch_end = [batchEnds](int64_t, const auto &) { ++*batchEnds; }});
-    History h = m.fit(x, y, {.batch_size = 32, .epochs = 2, .verbose = 0,
-                             .callbacks = {count}, .seed = 5});
+    History h = m.fit(x, y,
+                      {.batch_size = 32,
+                       .epochs = 2,
+                       .verbose = 0,
+                       .callbacks = {count},
+                       .seed = 5});
     return std::make_pair(m, h);
   };
   int endsOne = 0, endsFour = 0;

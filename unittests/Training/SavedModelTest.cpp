@@ -49,13 +49,15 @@ TEST(SavedModel, LoadedFunctionMatchesTheModelAtAnyBatch) {
   std::ifstream in(dir / saved_model::kModuleFile, std::ios::binary);
   char magic[4] = {};
   in.read(magic, 4);
-  EXPECT_EQ(std::string(magic, 4), std::string("ML\xef" "R", 4));
+  EXPECT_EQ(std::string(magic, 4), std::string("ML\xef"
+                                               "R",
+                                               4));
 
   saved_model::Loaded loaded = saved_model::load(dir.string());
   EXPECT_EQ(loaded.signatures(), std::vector<std::string>{"serving_default"});
   for (int64_t batch : {1, 5, 17}) {
-    Tensor x = random::Generator::from_seed(uint64_t(batch))
-                   .normal({batch, 8, 8, 1});
+    Tensor x =
+        random::Generator::from_seed(uint64_t(batch)).normal({batch, 8, 8, 1});
     std::vector<float> want = values(m(x, false));
     std::vector<float> got = values(loaded.call("serving_default", {x})[0]);
     ASSERT_EQ(got.size(), want.size());

@@ -79,9 +79,8 @@ public:
     line += counter();
     line += bar();
     if (params_.steps > 0 && seen < params_.steps)
-      line += " - ETA: " +
-              formatDuration(elapsed / double(seen) *
-                             double(params_.steps - seen));
+      line += " - ETA: " + formatDuration(elapsed / double(seen) *
+                                          double(params_.steps - seen));
     else
       line += " - " + formatDuration(elapsed);
     char rate[48];
@@ -126,8 +125,8 @@ private:
     std::string b = " [";
     for (int i = 0; i < width; ++i)
       b += i < filled - 1 || (i == filled - 1 && seen == params_.steps) ? '='
-           : i == filled - 1                                          ? '>'
-                                                                      : '.';
+           : i == filled - 1                                            ? '>'
+                                                                        : '.';
     return b + "]";
   }
   static void print(const std::string &s) {
@@ -149,8 +148,10 @@ bool maximises(const std::string &mode, const std::string &monitor,
   if (mode == "min")
     return false;
   if (mode != "auto")
-    throw InvalidArgumentError(std::string(who) + ": mode must be \"auto\", "
-                               "\"min\" or \"max\", got \"" + mode + "\"");
+    throw InvalidArgumentError(std::string(who) +
+                               ": mode must be \"auto\", "
+                               "\"min\" or \"max\", got \"" +
+                               mode + "\"");
   return monitor.find("acc") != std::string::npos ||
          monitor.find("auc") != std::string::npos;
 }
@@ -158,8 +159,8 @@ bool maximises(const std::string &mode, const std::string &monitor,
 class EarlyStoppingImpl : public CallbackBase {
 public:
   explicit EarlyStoppingImpl(callbacks::EarlyStoppingOptions o)
-      : o(std::move(o)), max(maximises(this->o.mode, this->o.monitor,
-                                       "EarlyStopping")) {
+      : o(std::move(o)),
+        max(maximises(this->o.mode, this->o.monitor, "EarlyStopping")) {
     if (this->o.patience < 0)
       throw InvalidArgumentError("EarlyStopping: patience must be >= 0");
   }
@@ -375,8 +376,8 @@ Callback ModelCheckpoint(std::string filepath, ModelCheckpointOptions o) {
   return make_callback<ModelCheckpointImpl>(std::move(filepath), std::move(o));
 }
 Callback CSVLogger(std::string filename, std::string separator, bool append) {
-  return make_callback<CSVLoggerImpl>(std::move(filename),
-                                      std::move(separator), append);
+  return make_callback<CSVLoggerImpl>(std::move(filename), std::move(separator),
+                                      append);
 }
 Callback LambdaCallback(LambdaCallbackOptions o) {
   return make_callback<LambdaCallbackImpl>(std::move(o));

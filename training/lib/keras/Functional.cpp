@@ -28,12 +28,12 @@ namespace {
 
 struct Node {
   enum Kind { Input, LayerCall, Op } kind;
-  Layer layer;               // LayerCall
-  OpKind op{};               // Op
-  OpAttrs attrs;             // Op
-  std::vector<int> inputs;   // node ids; -1: the next of `constants`
+  Layer layer;             // LayerCall
+  OpKind op{};             // Op
+  OpAttrs attrs;           // Op
+  std::vector<int> inputs; // node ids; -1: the next of `constants`
   std::vector<Tensor> constants;
-  Tensor value;              // the placeholder value (keeps its id alive)
+  Tensor value; // the placeholder value (keeps its id alive)
 };
 
 /// This thread's recorded graph.
@@ -139,13 +139,12 @@ private:
         Shape w = want;
         w[0] = -1;
         throw InvalidArgumentError(
-            "Model " + name() + ": input " + std::to_string(i) +
-            " must be " +
+            "Model " + name() + ": input " + std::to_string(i) + " must be " +
             std::string(to_string(nodes[size_t(inputs[i])].value.dtype())) +
             " of shape " + shapeStr(w) + " (-1: any batch), got " +
-            (x.defined() ? std::string(to_string(x.dtype())) + " " +
-                               shapeStr(x.shape())
-                         : std::string("an undefined tensor")));
+            (x.defined()
+                 ? std::string(to_string(x.dtype())) + " " + shapeStr(x.shape())
+                 : std::string("an undefined tensor")));
       }
       env[size_t(inputs[i])] = x;
     }
@@ -157,9 +156,10 @@ private:
       size_t c = 0;
       for (int in : n.inputs)
         args.push_back(in >= 0 ? env[size_t(in)] : n.constants[c++]);
-      env[id] = n.kind == Node::LayerCall
-                    ? n.layer(args[0], training)
-                    : tfc::detail::dispatch(n.op, args.data(), args.size(), n.attrs);
+      env[id] =
+          n.kind == Node::LayerCall
+              ? n.layer(args[0], training)
+              : tfc::detail::dispatch(n.op, args.data(), args.size(), n.attrs);
     }
     std::vector<Tensor> out;
     for (int o : outputs)
@@ -278,9 +278,8 @@ Model functional(std::vector<Tensor> inputs, std::vector<Tensor> outputs,
   for (int id : in)
     if (g.consumed.insert(id).second && --g.openInputs == 0)
       tfc::detail::pop_op_observer(&g);
-  return Model(make_layer<FunctionalNetwork>(std::move(kept), std::move(newIn),
-                                             std::move(newOut),
-                                             std::move(name)));
+  return Model(make_layer<FunctionalNetwork>(
+      std::move(kept), std::move(newIn), std::move(newOut), std::move(name)));
 }
 
 } // namespace tfc::keras

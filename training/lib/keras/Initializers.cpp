@@ -61,8 +61,8 @@ random::Generator seed_generator(uint64_t seed) {
   std::lock_guard<std::mutex> lock(globalMutex());
   auto &gen = globalGenerator();
   if (!gen)
-    gen = random::Generator::from_seed(std::random_device{}() |
-                                       (uint64_t(std::random_device{}()) << 32));
+    gen = random::Generator::from_seed(
+        std::random_device{}() | (uint64_t(std::random_device{}()) << 32));
   return gen->split(1)[0];
 }
 
@@ -185,10 +185,10 @@ Initializer orthogonal(double gain, uint64_t seed) {
     // Gram-Schmidt in double; the sign convention of QR with a positive
     // diagonal of R), transposed back when the shape is wide.
     int64_t n = std::max(rows, cols), m = std::min(rows, cols);
-    std::vector<double> a = cast(seed_generator(seed).normal({n, m}, 0, 1,
-                                                           DType::Float64),
-                                 DType::Float64)
-                                .to_vector<double>();
+    std::vector<double> a =
+        cast(seed_generator(seed).normal({n, m}, 0, 1, DType::Float64),
+             DType::Float64)
+            .to_vector<double>();
     for (int64_t j = 0; j < m; ++j) {
       for (int64_t k = 0; k < j; ++k) {
         double dot = 0;

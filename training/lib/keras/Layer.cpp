@@ -143,7 +143,8 @@ Layer LayerBase::track(Layer sublayer) {
     throw InvalidArgumentError("Layer " + name() +
                                ": track: empty layer handle");
   if (sublayer.get() == this)
-    throw InvalidArgumentError("Layer " + name() + ": track: a layer cannot "
+    throw InvalidArgumentError("Layer " + name() +
+                               ": track: a layer cannot "
                                "track itself");
   sublayers_.push_back(sublayer);
   return sublayer;
@@ -219,8 +220,9 @@ std::vector<Variable> Layer::non_trainable_variables() const {
 
 std::vector<Variable> Layer::variables() const {
   std::vector<Variable> r;
-  forEachWeight("variables", [&](const std::string &, const Variable &v,
-                                 bool) { r.push_back(v); });
+  forEachWeight("variables", [&](const std::string &, const Variable &v, bool) {
+    r.push_back(v);
+  });
   return r;
 }
 
@@ -235,17 +237,19 @@ std::vector<std::pair<std::string, Variable>> Layer::named_variables() const {
 
 int64_t Layer::count_params() const {
   int64_t total = 0;
-  forEachWeight("count_params", [&](const std::string &, const Variable &v,
-                                    bool) {
-    int64_t e = 1;
-    for (int64_t d : v.shape())
-      e *= d;
-    total += e;
-  });
+  forEachWeight("count_params",
+                [&](const std::string &, const Variable &v, bool) {
+                  int64_t e = 1;
+                  for (int64_t d : v.shape())
+                    e *= d;
+                  total += e;
+                });
   return total;
 }
 
-const std::string &Layer::name() const { return require(impl_, "name")->name(); }
+const std::string &Layer::name() const {
+  return require(impl_, "name")->name();
+}
 
 std::string Layer::class_name() const {
   return require(impl_, "class_name")->class_name();

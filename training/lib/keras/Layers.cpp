@@ -61,8 +61,8 @@ ActivationFn lookupActivation(const std::string &name) {
 std::string shapeStr(const Shape &s) {
   std::string r = "(";
   for (size_t i = 0; i < s.size(); ++i)
-    r += (i ? ", " : "") + (s[i] < 0 ? std::string("None")
-                                     : std::to_string(s[i]));
+    r += (i ? ", " : "") +
+         (s[i] < 0 ? std::string("None") : std::to_string(s[i]));
   return r + (s.size() == 1 ? ",)" : ")");
 }
 
@@ -91,9 +91,10 @@ public:
   void build(const Shape &in) override {
     if (in.empty() || in.back() <= 0)
       badInput(*this, in, "needs an input of rank >= 1 with a known last dim");
-    kernel = add_weight("kernel", {in.back(), units},
-                        opts.kernel_initializer ? opts.kernel_initializer
-                                                : initializers::glorot_uniform());
+    kernel =
+        add_weight("kernel", {in.back(), units},
+                   opts.kernel_initializer ? opts.kernel_initializer
+                                           : initializers::glorot_uniform());
     if (opts.use_bias)
       bias = add_weight("bias", {units},
                         opts.bias_initializer ? opts.bias_initializer
@@ -135,8 +136,8 @@ public:
     requirePositive("Conv2D", "filters", filters);
     requirePositive("Conv2D", "kernel height", kernelSize[0]);
     requirePositive("Conv2D", "kernel width", kernelSize[1]);
-    requirePositive("Conv2D", "stride", std::min(opts.strides[0],
-                                                 opts.strides[1]));
+    requirePositive("Conv2D", "stride",
+                    std::min(opts.strides[0], opts.strides[1]));
     requirePositive("Conv2D", "dilation rate",
                     std::min(opts.dilation_rate[0], opts.dilation_rate[1]));
   }
@@ -144,9 +145,10 @@ public:
   void build(const Shape &in) override {
     if (in.size() != 4 || in[3] <= 0)
       badInput(*this, in, "needs an NHWC input of rank 4 with known channels");
-    kernel = add_weight("kernel", {kernelSize[0], kernelSize[1], in[3], filters},
-                        opts.kernel_initializer ? opts.kernel_initializer
-                                                : initializers::glorot_uniform());
+    kernel =
+        add_weight("kernel", {kernelSize[0], kernelSize[1], in[3], filters},
+                   opts.kernel_initializer ? opts.kernel_initializer
+                                           : initializers::glorot_uniform());
     if (opts.use_bias)
       bias = add_weight("bias", {filters},
                         opts.bias_initializer ? opts.bias_initializer
@@ -170,8 +172,7 @@ private:
 
 class Pooling2DLayer : public LayerBase {
 public:
-  Pooling2DLayer(bool max, std::array<int64_t, 2> pool)
-      : max(max), pool(pool) {
+  Pooling2DLayer(bool max, std::array<int64_t, 2> pool) : max(max), pool(pool) {
     requirePositive(max ? "MaxPooling2D" : "AveragePooling2D", "pool size",
                     std::min(pool[0], pool[1]));
   }
@@ -379,8 +380,8 @@ public:
     const Shape &in = x.shape();
     if (in.size() != 3 || in[2] != kernel->shape()[0])
       badInput(*this, in,
-               "expected (batch, time, " +
-                   std::to_string(kernel->shape()[0]) + ")");
+               "expected (batch, time, " + std::to_string(kernel->shape()[0]) +
+                   ")");
     const int64_t batch = in[0], time = in[1];
     if (time == 0)
       badInput(*this, in, "needs at least one time step");
@@ -438,12 +439,10 @@ public:
 private:
   void buildBias() override {
     const int64_t u = units;
-    bias = add_weight("bias", {4 * u},
-                      Initializer("lstm_bias", [u](const Shape &, DType dt) {
-                        return concat({zeros({u}, dt), ones({u}, dt),
-                                       zeros({2 * u}, dt)},
-                                      0);
-                      }));
+    bias = add_weight(
+        "bias", {4 * u}, Initializer("lstm_bias", [u](const Shape &, DType dt) {
+          return concat({zeros({u}, dt), ones({u}, dt), zeros({2 * u}, dt)}, 0);
+        }));
   }
   Tensor inputBias() override { return bias->value(); }
   std::vector<Tensor> step(const Tensor &xt, const Tensor &u,
@@ -467,8 +466,7 @@ private:
     bias = add_weight("bias", {2, 3 * units}, initializers::zeros());
   }
   Tensor row(int r) {
-    return reshape(slice(bias->value(), {r, 0}, {1, 3 * units}),
-                   {3 * units});
+    return reshape(slice(bias->value(), {r, 0}, {1, 3 * units}), {3 * units});
   }
   Tensor inputBias() override { return row(0); }
   std::vector<Tensor> step(const Tensor &xt, const Tensor &u,

@@ -117,8 +117,7 @@ template <class... T> Tensor TrainStep::operator()(const T &...ts) const {
   return trainStep(m, {ts...});
 }
 
-template <class... T>
-Tensor MultiTrainStep::operator()(const T &...ts) const {
+template <class... T> Tensor MultiTrainStep::operator()(const T &...ts) const {
   std::vector<Tensor> stacked{ts...};
   const int64_t k = m->options.steps_per_execution;
   const int64_t rows = stacked[0].shape()[0] / k;
@@ -149,12 +148,18 @@ std::vector<Tensor> PredictStep::operator()(const T &...ts) const {
 /// f(a[0], a[1], ...): a runtime list to the steps' separate arguments.
 template <class F> auto callFlat(const F &f, const std::vector<Tensor> &a) {
   switch (a.size()) {
-  case 1: return f(a[0]);
-  case 2: return f(a[0], a[1]);
-  case 3: return f(a[0], a[1], a[2]);
-  case 4: return f(a[0], a[1], a[2], a[3]);
-  case 5: return f(a[0], a[1], a[2], a[3], a[4]);
-  case 6: return f(a[0], a[1], a[2], a[3], a[4], a[5]);
+  case 1:
+    return f(a[0]);
+  case 2:
+    return f(a[0], a[1]);
+  case 3:
+    return f(a[0], a[1], a[2]);
+  case 4:
+    return f(a[0], a[1], a[2], a[3]);
+  case 5:
+    return f(a[0], a[1], a[2], a[3], a[4]);
+  case 6:
+    return f(a[0], a[1], a[2], a[3], a[4], a[5]);
   default:
     throw InvalidArgumentError(
         "Model: at most 6 inputs and targets together, got " +
@@ -274,8 +279,8 @@ Model Sequential(std::vector<Layer> layers, std::string name) {
   for (size_t i = 0; i < layers.size(); ++i)
     if (!layers[i])
       fail("Sequential: layer " + std::to_string(i) + " is an empty handle");
-  return Model(make_layer<SequentialNetwork>(std::move(layers),
-                                             std::move(name)));
+  return Model(
+      make_layer<SequentialNetwork>(std::move(layers), std::move(name)));
 }
 
 std::vector<Tensor> Model::operator()(const std::vector<Tensor> &inputs,
@@ -332,8 +337,9 @@ void requireBatchPair(const char *what, const Tensor &x, const Tensor &y) {
   if (!x.defined() || !y.defined())
     fail(std::string(what) + ": undefined x or y");
   if (x.rank() < 1 || y.rank() < 1 || x.shape()[0] != y.shape()[0])
-    fail(std::string(what) + ": x and y must have the same number of rows, "
-                             "got shapes " +
+    fail(std::string(what) +
+         ": x and y must have the same number of rows, "
+         "got shapes " +
          shapeStr(x.shape(), false) + " and " + shapeStr(y.shape(), false));
 }
 
@@ -363,19 +369,16 @@ std::vector<Tensor> flatBatch(const char *what, const detail::ModelState &s,
 }
 
 /// A dataset element (inputs then targets) checked against the model.
-std::vector<Tensor> splitAndCheck(const char *what,
-                                  const detail::ModelState &s,
+std::vector<Tensor> splitAndCheck(const char *what, const detail::ModelState &s,
                                   const std::vector<Tensor> &element) {
   const size_t ni = s.numInputs();
   if (element.size() != ni + s.numOutputs())
     fail(std::string(what) + ": dataset elements must hold " +
          std::to_string(ni) + " inputs and " + std::to_string(s.numOutputs()) +
          " targets, got " + std::to_string(element.size()) + " components");
-  return flatBatch(what, s,
-                   std::vector<Tensor>(element.begin(),
-                                       element.begin() + long(ni)),
-                   std::vector<Tensor>(element.begin() + long(ni),
-                                       element.end()));
+  return flatBatch(
+      what, s, std::vector<Tensor>(element.begin(), element.begin() + long(ni)),
+      std::vector<Tensor>(element.begin() + long(ni), element.end()));
 }
 
 } // namespace
@@ -420,14 +423,13 @@ History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
       fail("fit: validation_split " + std::to_string(o.validation_split) +
            " of " + std::to_string(n) + " rows leaves an empty split");
     xt = rows(x, 0, n - held), yt = rows(y, 0, n - held);
-    o.validation_data = std::make_pair(rows(x, n - held, held),
-                                       rows(y, n - held, held));
+    o.validation_data =
+        std::make_pair(rows(x, n - held, held), rows(y, n - held, held));
     o.validation_split = 0; // now validation_data
   }
   data::Dataset ds = data::Dataset::from_tensor_slices({xt, yt});
   if (o.shuffle)
-    ds = o.seed ? ds.shuffle(xt.shape()[0], o.seed)
-                : ds.shuffle(xt.shape()[0]);
+    ds = o.seed ? ds.shuffle(xt.shape()[0], o.seed) : ds.shuffle(xt.shape()[0]);
   ds = ds.batch(o.batch_size);
   // Epoch e shuffles with pass e of the seeded stream: a run resumed at
   // initial_epoch (from a checkpoint) sees the orders the uninterrupted run
@@ -551,8 +553,7 @@ std::map<std::string, double> Model::evaluate(const data::Dataset &ds) {
   return readMetrics(state_->metrics);
 }
 
-std::map<std::string, double> Model::evaluate(const Tensor &x,
-                                              const Tensor &y,
+std::map<std::string, double> Model::evaluate(const Tensor &x, const Tensor &y,
                                               int64_t batch_size) {
   requireCompiled(state_.get(), "evaluate");
   requireBatchPair("evaluate", x, y);

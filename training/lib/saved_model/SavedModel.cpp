@@ -270,8 +270,8 @@ void save(const keras::Model &model, const std::string &dir,
     if (a.rfind(head, 0) != 0 || b.rfind(head, 0) != 0 ||
         aEnd == std::string::npos || bEnd == std::string::npos)
       throw RuntimeError("saved_model::save: unexpected module text");
-    text = a.substr(0, aEnd) + b.substr(head.size(), bEnd - head.size()) +
-           "}\n";
+    text =
+        a.substr(0, aEnd) + b.substr(head.size(), bEnd - head.size()) + "}\n";
     functions = std::string(kSignature) + "_" + std::to_string(kChunk) + ":" +
                 std::to_string(kChunk) + "," + kSignature + "_1:1";
   }

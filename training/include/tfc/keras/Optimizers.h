@@ -1,4 +1,4 @@
-//===- Optimizers.h - Keras optimizers and learning-rate schedules -*- C++ -*-//
+//===- Optimizers.h - Keras optimizers and schedules --------*- C++ -*-===//
 //
 // Optimizers follow Keras 3's update rules. Their state (the iteration
 // count and one or more slots per variable) lives in Variables created up

@@ -1,4 +1,4 @@
-//===- SavedModel.h - a model's inference function, loadable alone -*- C++ -*-//
+//===- SavedModel.h - inference functions, loadable alone ---*- C++ -*-===//
 //
 // saved_model::save writes a directory that runs with no model code: the
 // traced inference function as MLIR bytecode (saved_model.mlirbc, its
