@@ -48,16 +48,16 @@ bool isBytecode(std::string_view text) {
          text.substr(0, 4) == std::string_view("ML\xefR", 4);
 }
 
-/// `name` is the source buffer's name: locations in diagnostics and in
-/// TFC_DUMP_DIR dumps say it.
-std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
-                                                  const CompileOptions &options,
-                                                  llvm::StringRef name) {
+/// Parses a module (text or bytecode) in the shared context; the caller
+/// holds the context's lock. `name` is the source buffer's name: locations
+/// in diagnostics and in TFC_DUMP_DIR dumps say it. `what` starts the
+/// CompileError's message.
+OwningOpRef<ModuleOp> parseText(std::string_view text, llvm::StringRef name,
+                                const std::string &what) {
   // Bytecode has no brackets to count; its reader bounds its own nesting.
   if (!isBytecode(text))
     if (std::string deep = checkSourceNesting(text, name.str()); !deep.empty())
-      throw CompileError("failed to parse the tfc module:\n" + deep);
-  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
+      throw CompileError(what + ":\n" + deep);
   MLIRContext &ctx = ::tfc::sharedContext();
   OwningOpRef<ModuleOp> module;
   std::string diagnostics;
@@ -71,7 +71,16 @@ std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
     diagnostics = diags.text;
   }
   if (!module)
-    throw CompileError("failed to parse the tfc module:\n" + diagnostics);
+    throw CompileError(what + ":\n" + diagnostics);
+  return module;
+}
+
+std::shared_ptr<CompiledModule::Impl> compileText(std::string_view text,
+                                                  const CompileOptions &options,
+                                                  llvm::StringRef name) {
+  std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
+  OwningOpRef<ModuleOp> module =
+      parseText(text, name, "failed to parse the tfc module");
   return CompiledModule::Impl::compile(*module, options);
 }
 } // namespace
@@ -83,22 +92,8 @@ CompiledModule CompiledModule::from_source(std::string_view text,
 
 std::string to_bytecode(std::string_view mlir_text) {
   std::lock_guard<std::recursive_mutex> lock(::tfc::contextMutex());
-  MLIRContext &ctx = ::tfc::sharedContext();
-  OwningOpRef<ModuleOp> module;
-  std::string diagnostics;
-  {
-    detail::DiagnosticCollector diags(ctx);
-    llvm::SourceMgr sm;
-    sm.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(
-            llvm::StringRef(mlir_text.data(), mlir_text.size()), "<source>"),
-        llvm::SMLoc());
-    module = parseSourceGuarded(sm, &ctx);
-    diagnostics = diags.text;
-  }
-  if (!module)
-    throw CompileError("to_bytecode: failed to parse the tfc module:\n" +
-                       diagnostics);
+  OwningOpRef<ModuleOp> module = parseText(
+      mlir_text, "<source>", "to_bytecode: failed to parse the tfc module");
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
   if (mlir::failed(mlir::writeBytecodeToFile(*module, os)))

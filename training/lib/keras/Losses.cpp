@@ -45,6 +45,20 @@ const std::string &Loss::name() const {
   return impl_->name;
 }
 
+namespace {
+std::string describe(const char *what, const Tensor &t) {
+  return std::string(what) + " " + std::string(to_string(t.dtype())) +
+         " of shape " + shape_to_string(t.shape());
+}
+} // namespace
+
+void detail::mismatch(const std::string &who, const Tensor &y_true,
+                      const Tensor &y_pred, const std::string &why) {
+  throw InvalidArgumentError(who + ": " + why + " (" +
+                             describe("y_true", y_true) + ", " +
+                             describe("y_pred", y_pred) + ")");
+}
+
 bool detail::shapes_match(const std::vector<int64_t> &a,
                           const std::vector<int64_t> &b) {
   if (a.size() != b.size())
@@ -82,17 +96,7 @@ constexpr double kEpsilon = 1e-7;
 bool isFloat(DType t) { return t == DType::Float32 || t == DType::Float64; }
 bool isInt(DType t) { return t == DType::Int32 || t == DType::Int64; }
 
-std::string describe(const char *what, const Tensor &t) {
-  return std::string(what) + " " + std::string(to_string(t.dtype())) +
-         " of shape " + shape_to_string(t.shape());
-}
-
-[[noreturn]] void mismatch(const std::string &who, const Tensor &y_true,
-                           const Tensor &y_pred, const std::string &why) {
-  throw InvalidArgumentError(who + ": " + why + " (" +
-                             describe("y_true", y_true) + ", " +
-                             describe("y_pred", y_pred) + ")");
-}
+using detail::mismatch;
 
 /// Checks that y_pred is a floating tensor of rank >= 1 and that both are
 /// defined.

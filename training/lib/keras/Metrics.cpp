@@ -52,17 +52,7 @@ require(const std::shared_ptr<MetricState> &s, const char *what) {
   return s;
 }
 
-std::string describe(const char *what, const Tensor &t) {
-  return std::string(what) + " " + std::string(to_string(t.dtype())) +
-         " of shape " + shape_to_string(t.shape());
-}
-
-[[noreturn]] void mismatch(const std::string &who, const Tensor &y_true,
-                           const Tensor &y_pred, const std::string &why) {
-  throw InvalidArgumentError(who + ": " + why + " (" +
-                             describe("y_true", y_true) + ", " +
-                             describe("y_pred", y_pred) + ")");
-}
+using detail::mismatch;
 
 void requireDefined(const std::string &who, const Tensor &y_true,
                     const Tensor &y_pred) {

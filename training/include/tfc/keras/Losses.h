@@ -89,6 +89,10 @@ namespace detail {
 /// Equal ranks and dims, a dynamic (-1) dim matching any: shapes two
 /// loss or metric arguments must share (no broadcasting).
 bool shapes_match(const std::vector<int64_t> &a, const std::vector<int64_t> &b);
+/// Throws InvalidArgumentError "<who>: <why> (y_true <dtype> of shape ...,
+/// y_pred ...)".
+[[noreturn]] void mismatch(const std::string &who, const Tensor &y_true,
+                           const Tensor &y_pred, const std::string &why);
 } // namespace detail
 
 } // namespace tfc::keras
