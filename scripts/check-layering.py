@@ -105,7 +105,8 @@ LAYERS = [
     ("tools", ["TfcProgramGenerator", "TfcGradientDiff",
                "tfc-bench-fusion-ref", "tfc-bench-torch-cases",
                "tfc-bench-conv-torch-cases", "tfc-bench-pool-torch-cases",
-               "tfc-bench-gather-torch-cases", "tfc-torch-side"]),
+               "tfc-bench-gather-torch-cases", "tfc-bench-fit-torch-cases",
+               "tfc-torch-side"]),
 ]
 
 # (linking target, linked target) pairs, fnmatch patterns, that may be of the
@@ -122,6 +123,7 @@ SAME_LAYER_ALLOWED = [
     ("*", "tfc-bench-conv-torch-cases"),
     ("*", "tfc-bench-pool-torch-cases"),
     ("*", "tfc-bench-gather-torch-cases"),
+    ("*", "tfc-bench-fit-torch-cases"),
     ("*", "tfc-torch-side"),
 ]
 
