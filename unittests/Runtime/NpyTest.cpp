@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestTempDir.h"
 #include "TestUtil.h"
 
 #include "tfc/runtime/Error.h"
@@ -20,7 +21,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 using namespace tfc;
 using namespace tfc::test;
@@ -28,33 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A fresh directory, removed with everything in it at the end.
-class TempDir {
-public:
-  TempDir() {
-    std::string tmpl =
-        (fs::temp_directory_path() / "tfc-npy-test-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data()))
-      throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string &name) const {
-    return (path / name).string();
-  }
-  /// The names in the directory, sorted.
-  std::vector<std::string> entries() const {
-    std::vector<std::string> out;
-    for (const auto &e : fs::directory_iterator(path))
-      out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-  fs::path path;
-};
+using tfc::test_support::TempDir;
 
 void writeBytes(const std::string &path, const std::string &bytes) {
   std::ofstream f(path, std::ios::binary);

@@ -18,6 +18,8 @@
 #include "tfc/runtime/Error.h"
 #include "tfc/train/SafeTensors.h"
 
+#include "TestTempDir.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,33 +40,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A fresh directory, removed with everything in it at the end.
-class TempDir {
-public:
-  TempDir() {
-    std::string tmpl =
-        (fs::temp_directory_path() / "tfc-ckpt-test-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data()))
-      throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string &name) const {
-    return (path / name).string();
-  }
-  /// The names in `sub` (default: the directory itself), sorted.
-  std::vector<std::string> entries(const std::string &sub = "") const {
-    std::vector<std::string> out;
-    for (const auto &e : fs::directory_iterator(path / sub))
-      out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-  fs::path path;
-};
+using test_support::TempDir;
 
 void writeBytes(const std::string &path, const std::string &bytes) {
   std::ofstream f(path, std::ios::binary);

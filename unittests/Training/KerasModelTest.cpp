@@ -20,6 +20,7 @@
 #include "tfc/runtime/Kernels.h"
 
 #include "TestCacheDir.h"
+#include "TestTempDir.h"
 
 #include <gtest/gtest.h>
 
@@ -28,7 +29,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 using namespace tfc;
 using namespace tfc::keras;
@@ -57,14 +57,6 @@ Model mlp(uint64_t seed) {
                 .kernel_initializer = initializers::glorot_uniform(seed)}),
        layers::Dense(
            3, {.kernel_initializer = initializers::glorot_uniform(seed + 1)})});
-}
-
-fs::path tempDir(const std::string &name) {
-  fs::path d = fs::temp_directory_path() /
-               ("tfc-keras-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
 }
 
 TEST(KerasModel, FitLearnsBlobsAndReportsHistory) {
@@ -193,7 +185,8 @@ TEST(KerasModel, EarlyStoppingRestoresTheBestWeights) {
 }
 
 TEST(KerasModel, CheckpointCsvAndLambdaCallbacks) {
-  fs::path dir = tempDir("callbacks");
+  test_support::TempDir tmp;
+  fs::path dir = tmp.path;
   auto [x, y] = blobs(96, 7);
   Model m = mlp(50);
   m.compile(
@@ -233,7 +226,6 @@ TEST(KerasModel, CheckpointCsvAndLambdaCallbacks) {
   while (std::getline(csv, line))
     ++rows;
   EXPECT_EQ(rows, 3);
-  fs::remove_all(dir);
 }
 
 TEST(KerasModel, SummaryListsLayersShapesAndParams) {
@@ -252,7 +244,8 @@ TEST(KerasModel, SummaryListsLayersShapesAndParams) {
 }
 
 TEST(KerasModel, SaveAndLoadWeightsRoundTripAndRejectMismatch) {
-  fs::path dir = tempDir("weights");
+  test_support::TempDir tmp;
+  fs::path dir = tmp.path;
   Model a = mlp(60), b = mlp(70);
   a.build({-1, 4});
   b.build({-1, 4});
@@ -266,7 +259,6 @@ TEST(KerasModel, SaveAndLoadWeightsRoundTripAndRejectMismatch) {
   auto before = values(other.variables()[0].value());
   EXPECT_THROW(other.load_weights((dir / "a.safetensors").string()), Error);
   EXPECT_EQ(values(other.variables()[0].value()), before);
-  fs::remove_all(dir);
 }
 
 /// The Fashion-MNIST images as float32 in [0, 1].
@@ -315,7 +307,8 @@ namespace {
 TEST(KerasModel, ResumingFromACheckpointReproducesTheRunBitForBit) {
   const int saved = kernels::num_threads();
   kernels::set_num_threads(1);
-  fs::path dir = tempDir("resume");
+  test_support::TempDir tmp;
+  fs::path dir = tmp.path;
   auto [x, y] = blobs(256, 12);
   auto make = [](uint64_t seed) {
     Model m = mlp(seed);
@@ -362,7 +355,6 @@ TEST(KerasModel, ResumingFromACheckpointReproducesTheRunBitForBit) {
                 .optimizer.iterations()
                 .value()
                 .item<int64_t>());
-  fs::remove_all(dir);
   kernels::set_num_threads(saved);
 }
 

@@ -9,25 +9,19 @@
 #include "tfc/frontend/Random.h"
 #include "tfc/runtime/Error.h"
 
+#include "TestTempDir.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 using namespace tfc;
 using namespace tfc::keras;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path tempDir(const std::string &name) {
-  fs::path d = fs::temp_directory_path() /
-               ("tfc-saved-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(d);
-  return d;
-}
 
 std::vector<float> values(const Tensor &t) { return t.to_vector<float>(); }
 
@@ -39,7 +33,8 @@ Model cnn() {
 }
 
 TEST(SavedModel, LoadedFunctionMatchesTheModelAtAnyBatch) {
-  fs::path dir = tempDir("cnn");
+  test_support::TempDir tmp;
+  fs::path dir = tmp.path;
   Model m = cnn();
   m.build({-1, 8, 8, 1});
   saved_model::save(m, dir.string(), {8, 8, 1});
@@ -64,11 +59,11 @@ TEST(SavedModel, LoadedFunctionMatchesTheModelAtAnyBatch) {
     for (size_t i = 0; i < got.size(); ++i)
       EXPECT_NEAR(got[i], want[i], 1e-5) << "batch " << batch << " at " << i;
   }
-  fs::remove_all(dir);
 }
 
 TEST(SavedModel, IsASnapshotOfTheWeights) {
-  fs::path dir = tempDir("snapshot");
+  test_support::TempDir tmp;
+  fs::path dir = tmp.path;
   Model m = Sequential({layers::Dense(2)});
   m.build({-1, 3});
   Tensor x = ones({1, 3});
@@ -77,11 +72,11 @@ TEST(SavedModel, IsASnapshotOfTheWeights) {
   m.variables()[0].assign(zeros({3, 2}));
   auto loaded = saved_model::load(dir.string());
   EXPECT_EQ(values(loaded.call("serving_default", {x})[0]), before);
-  fs::remove_all(dir);
 }
 
 TEST(SavedModel, WrongArgumentsAndDamagedDirectoriesThrow) {
-  fs::path dir = tempDir("errors");
+  test_support::TempDir tmp;
+  fs::path dir = tmp.path;
   Model m = Sequential({layers::Dense(2)});
   saved_model::save(m, dir.string(), {3});
   auto loaded = saved_model::load(dir.string());
@@ -102,7 +97,6 @@ TEST(SavedModel, WrongArgumentsAndDamagedDirectoriesThrow) {
   fs::path vars = dir / saved_model::kVariablesFile;
   fs::resize_file(vars, fs::file_size(vars) - 1);
   EXPECT_THROW(saved_model::load(dir.string()), Error);
-  fs::remove_all(dir);
 }
 
 } // namespace
