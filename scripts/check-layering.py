@@ -96,7 +96,10 @@ LAYERS = [
     # [11] The training stack (training/): keras, data, train, on the public
     # API. Its objects go into libtfc.so (TARGET_OBJECTS, not a link edge).
     ("training", ["tfc_training"]),
-    # [12] Tools, tests, benchmarks, examples: every executable not named
+    # [12] Collective-library bindings (distribute/): libtfc_distribute on
+    # Open MPI, above libtfc.so, so that libtfc.so does not load MPI.
+    ("distribute", ["tfc_distribute"]),
+    # [13] Tools, tests, benchmarks, examples: every executable not named
     # above is here. Libraries must still be named: these are the
     # differential testers' support libraries (tools/tfc-fuzz) and the
     # hand-written reference loops of bench/ (TFC_BUILD_BENCHMARKS=ON).
@@ -133,7 +136,7 @@ SAME_LAYER_ALLOWED = [
 EXTERNAL_TARGETS = [
     "MLIR", "LLVM", "MLIR*", "LLVM*", "Eigen3::Eigen", "BLAS::BLAS",
     "GTest::*", "tfc_openmp", "benchmark::*", "Threads::Threads",
-    "OpenMP::*", "Python3::*", "ZLIB::*",
+    "OpenMP::*", "Python3::*", "ZLIB::*", "MPI::*",
 ]
 
 # What counts as MLIR or LLVM among link items: target names (fnmatch) and
@@ -156,12 +159,12 @@ FORBIDDEN_LINKS = {
 # Directories (relative to the source root) whose files the include check
 # reads; missing ones are skipped.
 SCANNED_DIRS = ["runtime", "lib", "include", "python-free-frontend", "ops",
-                "training", "tools"]
+                "training", "distribute", "tools"]
 SOURCE_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".c", ".cc", ".cpp", ".cxx",
                      ".cu", ".cuh", ".inc", ".def")
 
 _OPS_HEADERS = ["Dispatch", "Ops", "Creation", "Gradients", "Variable",
-                "ControlFlow", "Random"]
+                "ControlFlow", "Random", "Distribute"]
 
 # Included header (the path after #include, fnmatch; '*' crosses '/') ->
 # layer. First match wins.
@@ -187,7 +190,8 @@ HEADER_LAYERS = [
     ("tfc/GPU/CudaJIT.h", 9),
     ("tfc/frontend/Function.h", 10),
     ("tfc/keras/*", 11), ("tfc/data/*", 11), ("tfc/train/*", 11),
-    ("tfc/saved_model/*", 11),
+    ("tfc/saved_model/*", 11), ("tfc/distribute/Strategy.h", 11),
+    ("tfc/distribute/Mpi.h", 12),
     # The umbrella header includes the training stack too.
     ("tfc/tfc.h", 11),
 ]
@@ -222,7 +226,8 @@ FILE_LAYERS = [
     ("lib/GPU/CudaJIT.cpp", 9), ("include/tfc/GPU/CudaJIT.h", 9),
     ("python-free-frontend/*", 10), ("include/tfc/tfc.h", 11),
     ("training/*", 11),
-    ("tools/*", 12),
+    ("distribute/*", 12),
+    ("tools/*", 13),
 ]
 
 # Targets whose SOURCES take the target's layer, before FILE_LAYERS.

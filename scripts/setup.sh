@@ -10,7 +10,7 @@ pkgs=(build-essential cmake ninja-build ccache python3
       libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libomp-22-dev
       libeigen3-dev libopenblas-dev libgtest-dev libgmock-dev libbenchmark-dev
       libdlpack-dev libdnnl-dev pkgconf python3-numpy zlib1g-dev
-      dataset-fashion-mnist)
+      dataset-fashion-mnist libopenmpi-dev openmpi-bin libgloo-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

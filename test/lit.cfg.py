@@ -72,6 +72,19 @@ else:
     lit_config.note("no CUDA driver with a device (libcuda.so.1): GPU "
                     "execution tests are UNSUPPORTED")
 # Installing and using tfc through pkg-config (scripts/setup.sh installs it).
+# Distributed tests: Open MPI's mpirun and libtfc_distribute's test binary.
+# Two replicas on this machine, over the loopback interface only (TCP, no
+# shared memory), as root too (CI runs as root).
+mpirun = shutil.which("mpirun")
+if mpirun and os.path.exists(os.path.join(config.tfc_obj_root, "unittests",
+                                          "TfcDistributedTests")):
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun", mpirun + " --oversubscribe --mca btl self,tcp"
+         " --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo"))
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+
 if shutil.which("pkg-config"):
     config.available_features.add("pkg-config")
 else:

@@ -32,6 +32,7 @@
 #include "tfc/frontend/ControlFlow.h"
 #include "tfc/frontend/Creation.h"
 #include "tfc/frontend/Dispatch.h"
+#include "tfc/frontend/Distribute.h"
 #include "tfc/frontend/Gradients.h"
 #include "tfc/frontend/Ops.h"
 #include "tfc/frontend/Random.h"
@@ -44,6 +45,7 @@
 // The training stack: Keras-style models, datasets, checkpoints.
 #include "tfc/data/Dataset.h"
 #include "tfc/data/Readers.h"
+#include "tfc/distribute/Strategy.h"
 #include "tfc/keras/Callbacks.h"
 #include "tfc/keras/Datasets.h"
 #include "tfc/keras/Layer.h"

@@ -653,6 +653,16 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     if (n != 2)
       throw fail("expected labels and logits");
     break;
+  case OpKind::AllReduce:
+    if (n != 1)
+      throw fail("expected 1 operand");
+    if (inputs[0].dtype() == DType::Bool)
+      throw fail("expected a numeric tensor, got " + describeTensor(inputs[0]));
+    nattrs.push_back(named(
+        "reduce_op",
+        builder.getStringAttr(
+            attrs.reduce_op == distribute::ReduceOp::Mean ? "mean" : "sum")));
+    break;
   case OpKind::SoftmaxCrossEntropy: {
     if (n != 2)
       throw fail("expected labels and logits");

@@ -143,6 +143,16 @@ std::optional<DecodedOp> decodeKernelOp(mlir::Operation *op, std::string &why) {
                                : kernels::RandomDistribution::TruncatedNormal;
     break;
   }
+  case OpKind::AllReduce: {
+    auto op_ = op->getAttrOfType<mlir::StringAttr>("reduce_op");
+    if (!op_ || (op_.getValue() != "sum" && op_.getValue() != "mean")) {
+      why = "missing or bad 'reduce_op' attribute";
+      return std::nullopt;
+    }
+    d.attrs.reduce_op = op_.getValue() == "mean" ? distribute::ReduceOp::Mean
+                                                 : distribute::ReduceOp::Sum;
+    break;
+  }
   case OpKind::Cumsum: {
     d.attrs.axis = i64("axis");
     auto excl = op->getAttrOfType<mlir::BoolAttr>("exclusive");

@@ -17,10 +17,12 @@
 #include "tfc/Dialect/Tfc/IR/TfcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -44,7 +46,8 @@ struct ConvertTfcToLinalgPass
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect, func::FuncDialect,
-                           LLVM::LLVMDialect>();
+                           LLVM::LLVMDialect, memref::MemRefDialect,
+                           bufferization::BufferizationDialect>();
     target.addIllegalDialect<TfcDialect>();
     RewritePatternSet patterns(ctx);
     populateTfcToLinalgPatterns(patterns);

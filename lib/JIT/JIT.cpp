@@ -19,6 +19,7 @@
 #include "tfc/SourceLimits.h"
 #include "tfc/Version.h"
 #include "tfc/runtime/Allocator.h"
+#include "tfc/runtime/Collectives.h"
 #include "tfc/runtime/CompiledCalls.h"
 #include "tfc/runtime/Cuda.h"
 #include "tfc/runtime/Error.h"
@@ -138,6 +139,50 @@ static void tfcCheckFailed(int32_t kind, const char *message, int64_t count,
   // kept like a failed assert's.
   if (!pendingAssert)
     pendingAssert = new std::string(std::move(text));
+}
+/// tfc.all_reduce (PrintAndChecksToRuntime.cpp): `in` (any strides) copied
+/// into the fresh contiguous `out`, then reduced in place over the
+/// replicas. Unranked memrefs arrive as (rank, descriptor): {allocated,
+/// aligned, offset, sizes[rank], strides[rank]}. A communicator error
+/// stops the call like a failed check (exceptions cannot cross JIT'd
+/// frames).
+static void tfcAllReduce(int32_t dtype, int32_t op, int64_t inRank,
+                         void *inDesc, int64_t outRank, void *outDesc) {
+  (void)outRank;
+  auto dt = static_cast<::tfc::DType>(dtype);
+  const size_t elt = ::tfc::dtype_size(dt);
+  auto *in = static_cast<int64_t *>(inDesc);
+  auto *out = static_cast<int64_t *>(outDesc);
+  const char *src = reinterpret_cast<const char *>(in[1]) + in[2] * elt;
+  char *dst = reinterpret_cast<char *>(out[1]) + out[2] * elt;
+  const int64_t *sizes = in + 3, *strides = in + 3 + inRank;
+  int64_t n = 1;
+  for (int64_t d = 0; d < inRank; ++d)
+    n *= sizes[d];
+  std::vector<int64_t> idx(size_t(inRank), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < inRank; ++d)
+      off += idx[size_t(d)] * strides[d];
+    std::memcpy(dst + i * int64_t(elt), src + off * int64_t(elt), elt);
+    for (int64_t d = inRank - 1; d >= 0; --d) {
+      if (++idx[size_t(d)] < sizes[d])
+        break;
+      idx[size_t(d)] = 0;
+    }
+  }
+  try {
+    ::tfc::distribute::all_reduce_in_place(
+        dst, n, dt,
+        op == 1 ? ::tfc::distribute::ReduceOp::Mean
+                : ::tfc::distribute::ReduceOp::Sum);
+  } catch (const std::exception &e) {
+    if (CallScope *scope = callScope)
+      stopCall(scope, /*invalidArgument=*/false,
+               std::string("all_reduce: ") + e.what());
+    if (!pendingAssert)
+      pendingAssert = new std::string(std::string("all_reduce: ") + e.what());
+  }
 }
 static void tfcAssert(uint32_t ok, const char *message) {
   // i1 arrives in a register whose upper bits LLVM leaves unspecified.
@@ -349,6 +394,10 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner &interner) {
   add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&mlirFree));
   add("tfc_rt_assert", reinterpret_cast<void *>(&tfcAssert));
   add("tfc_rt_check_failed", reinterpret_cast<void *>(&tfcCheckFailed));
+  // One entry for every element type: the dtype code says which.
+  for (const char *name : {"tfc_rt_all_reduce_i32", "tfc_rt_all_reduce_i64",
+                           "tfc_rt_all_reduce_f32", "tfc_rt_all_reduce_f64"})
+    add(name, reinterpret_cast<void *>(&tfcAllReduce));
   add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
   // Library calls (tfc-linalg-to-blas).
   add("_mlir_ciface_tfc_rt_gemm_f32",

@@ -17,6 +17,7 @@
 #include "tfc/frontend/Gradients.h"
 
 #include "tfc/frontend/Creation.h"
+#include "tfc/frontend/Distribute.h"
 #include "tfc/frontend/Ops.h"
 #include "tfc/runtime/Error.h"
 
@@ -348,6 +349,12 @@ Grads sparseCrossEntropyGrad(const GradientContext &c, const Tensor &dy) {
 }
 
 /// The adjoint of a running sum is the running sum the other way.
+/// Each replica's input reaches every replica's output: the gradient is
+/// the same all_reduce of the output gradients (Horovod's allreduce grad).
+Grads allReduceGrad(const GradientContext &c, const Tensor &dy) {
+  return {distribute::all_reduce(dy, c.attrs.reduce_op)};
+}
+
 Grads cumsumGrad(const GradientContext &c, const Tensor &dy) {
   return {cumsum(dy, c.attrs.axis, c.attrs.exclusive, !c.attrs.reverse)};
 }
@@ -554,6 +561,8 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
     return sparseCrossEntropyGrad;
   case OpKind::Cumsum:
     return cumsumGrad;
+  case OpKind::AllReduce:
+    return allReduceGrad;
   case OpKind::UnsortedSegmentSum:
     return segmentSumGrad;
   case OpKind::MaxPool2D:

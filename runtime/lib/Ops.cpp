@@ -170,6 +170,9 @@ Tensor tfc::execute(OpKind kind, const Tensor *in, size_t n,
     return avg_pool2d_grad(
         attrs.shape, in[0], window(kind, attrs.ksize, "ksize"),
         window(kind, attrs.strides, "strides"), attrs.padding);
+  case OpKind::AllReduce:
+    arity(kind, 1, n);
+    return all_reduce(in[0], attrs.reduce_op);
   case OpKind::StopGradient:
     arity(kind, 1, n);
     require_concrete("stop_gradient", in[0]);

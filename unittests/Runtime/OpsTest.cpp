@@ -16,7 +16,7 @@ TEST(Ops, NamesRoundTrip) {
   ++count;
   TFC_FOR_EACH_OP(TFC_CHECK_OP)
 #undef TFC_CHECK_OP
-  EXPECT_EQ(count, 62);
+  EXPECT_EQ(count, 63);
   EXPECT_EQ(op_kind_from_name("nope"), std::nullopt);
   EXPECT_EQ(op_kind_from_name(""), std::nullopt);
   EXPECT_EQ(op_name(OpKind::ReduceSum), "reduce_sum");

@@ -14,7 +14,9 @@ def ConvertTfcToLinalgPass : Pass<"convert-tfc-to-linalg", "ModuleOp"> {
     `linalg.batch_matmul`, shape ops become `tensor` reshapes and slices, and
     `tfc.if` / `tfc.while` become `scf.if` / `scf.while` on the extracted
     `i1`. `tfc.print` and `tfc.assert` become calls to runtime functions
-    (`tfc_rt_print_tensor`, `tfc_rt_assert`). Variable ops must have been
+    (`tfc_rt_print_tensor`, `tfc_rt_assert`); `tfc.all_reduce` a call of
+    `tfc_rt_all_reduce_<type>` that writes a fresh buffer
+    (`memref.alloc` + `bufferization.to_tensor restrict`). Variable ops must have been
     removed by `tfc-promote-variables` first.
 
     Integer division lowers with a guarded divisor: a zero divisor (or
@@ -25,7 +27,8 @@ def ConvertTfcToLinalgPass : Pass<"convert-tfc-to-linalg", "ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect", "::mlir::func::FuncDialect",
-    "::mlir::LLVM::LLVMDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::bufferization::BufferizationDialect"
   ];
 }
 

@@ -2,15 +2,18 @@
 //
 // tfc.print, tfc.assert, tfc.check and tfc.check_elements become calls of
 // the runtime's tfc_rt_print_*, tfc_rt_assert and tfc_rt_check_failed
-// (declared once per module), with their messages as global strings.
+// (declared once per module), with their messages as global strings;
+// tfc.all_reduce a call of tfc_rt_all_reduce_<type>.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Conversion/TfcToLinalg/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -110,6 +113,54 @@ struct PrintLowering : public OpConversionPattern<PrintOp> {
                            ValueRange{labelPtr, idx, count, code, cast});
     }
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tfc.all_reduce %x, "sum" -> a fresh buffer the runtime fills:
+///   %out = memref.alloc(dims of %x)
+///   call @tfc_rt_all_reduce_f32(dtype, op, %x as tensor<*xf32> (read),
+///                               %out as memref<*xf32>)
+///   %r = bufferization.to_tensor %out restrict writable
+/// The call is opaque to the passes after this one, so it is neither
+/// removed nor moved; the runtime copies %x (any layout) into %out and
+/// reduces in place (JIT.cpp, tfcAllReduce).
+struct AllReduceLowering : public OpConversionPattern<AllReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AllReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type elt = type.getElementType();
+    SmallVector<Value> dynDims;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (type.isDynamicDim(i))
+        dynDims.push_back(tensor::DimOp::create(rewriter, loc, x, i));
+    Value out = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(type.getShape(), elt), dynDims);
+    auto i32 = rewriter.getI32Type();
+    auto unrankedTensor = UnrankedTensorType::get(elt);
+    auto unrankedMemRef = UnrankedMemRefType::get(elt, 0);
+    std::string name = "tfc_rt_all_reduce_";
+    llvm::raw_string_ostream(name) << elt;
+    auto fnType = FunctionType::get(
+        rewriter.getContext(), {i32, i32, unrankedTensor, unrankedMemRef}, {});
+    auto fn = getOrInsertRuntimeFunc(rewriter, op, name, fnType);
+    fn.setArgAttr(2, "bufferization.access", rewriter.getStringAttr("read"));
+    Value code =
+        arith::ConstantIntOp::create(rewriter, loc, i32, dtypeCode(elt));
+    Value reduce = arith::ConstantIntOp::create(
+        rewriter, loc, i32, op.getReduceOp() == "mean" ? 1 : 0);
+    func::CallOp::create(
+        rewriter, loc, fn,
+        ValueRange{code, reduce,
+                   tensor::CastOp::create(rewriter, loc, unrankedTensor, x),
+                   memref::CastOp::create(rewriter, loc, unrankedMemRef, out)});
+    rewriter.replaceOp(op, bufferization::ToTensorOp::create(
+                               rewriter, loc, type, out, /*restrict=*/true,
+                               /*writable=*/true));
     return success();
   }
 };
@@ -271,4 +322,5 @@ void mlir::tfc::populatePrintAndChecksToRuntimePatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<PrintLowering, AssertLowering>(ctx);
   patterns.add<CheckLowering, CheckElementsLowering>(ctx);
+  patterns.add<AllReduceLowering>(ctx);
 }

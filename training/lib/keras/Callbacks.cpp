@@ -54,6 +54,7 @@ std::string formatDuration(double seconds) {
 
 class ProgbarLoggerImpl : public CallbackBase {
 public:
+  bool chief_only() const override { return true; }
   void on_train_begin(const Logs &) override {
     tty = isatty(fileno(stdout)) != 0;
   }
@@ -260,6 +261,7 @@ std::string formatPath(const std::string &pattern, int64_t epoch,
 
 class ModelCheckpointImpl : public CallbackBase {
 public:
+  bool chief_only() const override { return true; }
   ModelCheckpointImpl(std::string path, callbacks::ModelCheckpointOptions o)
       : path(std::move(path)), o(std::move(o)),
         max(maximises(this->o.mode, this->o.monitor, "ModelCheckpoint")) {
@@ -292,6 +294,7 @@ private:
 
 class CSVLoggerImpl : public CallbackBase {
 public:
+  bool chief_only() const override { return true; }
   CSVLoggerImpl(std::string filename, std::string sep, bool append)
       : filename(std::move(filename)), sep(std::move(sep)), append(append) {}
   void on_train_begin(const Logs &) override {

@@ -11,6 +11,7 @@
 
 #include "tfc/frontend/ControlFlow.h"
 #include "tfc/frontend/Creation.h"
+#include "tfc/frontend/Distribute.h"
 #include "tfc/frontend/Function.h"
 #include "tfc/frontend/Gradients.h"
 #include "tfc/frontend/Ops.h"
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 #include <sstream>
 
 namespace tfc::keras {
@@ -109,6 +111,8 @@ Tensor trainStep(ModelState *m, const std::vector<Tensor> &flat) {
   GradientTape tape;
   Tensor loss = m->step(flat, true);
   std::vector<Tensor> grads = tape.gradient(loss, vars);
+  if (const auto &strategy = m->options.strategy)
+    grads = strategy->reduce_gradients(grads, flat[0].shape()[0]);
   m->options.optimizer.apply_gradients(grads, vars);
   return loss;
 }
@@ -253,6 +257,40 @@ callbacks::Logs readMetrics(const std::vector<Metric> &ms,
   return logs;
 }
 
+/// The metrics' values over every replica: their state Variables (sums
+/// and counts) summed across replicas for the read, then restored, so each
+/// replica goes on accumulating its own.
+callbacks::Logs readMetrics(const detail::ModelState &s,
+                            const std::string &prefix = "") {
+  const auto &strategy = s.options.strategy;
+  if (!strategy || strategy->num_replicas_in_sync() == 1)
+    return readMetrics(s.metrics, prefix);
+  std::vector<Variable> vars;
+  for (const Metric &m : s.metrics)
+    for (const Variable &v : m.variables())
+      vars.push_back(v);
+  std::vector<Tensor> local, parts;
+  for (const Variable &v : vars) {
+    local.push_back(v.value());
+    parts.push_back(reshape(cast(v.value(), DType::Float64), {-1}));
+  }
+  Tensor summed = distribute::all_reduce(concat(parts, 0));
+  int64_t at = 0;
+  for (size_t i = 0; i < vars.size(); ++i) {
+    int64_t n = local[i].numel();
+    Variable v = vars[i];
+    v.assign(cast(reshape(slice(summed, {at}, {n}), local[i].shape()),
+                  local[i].dtype()));
+    at += n;
+  }
+  callbacks::Logs logs = readMetrics(s.metrics, prefix);
+  for (size_t i = 0; i < vars.size(); ++i) {
+    Variable v = vars[i];
+    v.assign(local[i]);
+  }
+  return logs;
+}
+
 void resetMetrics(std::vector<Metric> ms) {
   for (Metric &m : ms)
     m.reset_state();
@@ -388,6 +426,12 @@ void Model::ensureTrainStep(const std::vector<Tensor> &flat) {
     build(flat[0].shape());
   if (!state_->train) {
     state_->options.optimizer.build(state_->network.trainable_variables());
+    // Every replica starts from replica 0's weights and optimizer state.
+    if (const auto &strategy = state_->options.strategy;
+        strategy && strategy->num_replicas_in_sync() > 1) {
+      distribute::broadcast(state_->network.variables());
+      distribute::broadcast(state_->options.optimizer.variables());
+    }
     state_->train.emplace(TrainStep{state_.get()},
                           FunctionOptions{.name = "train_step"});
   }
@@ -401,7 +445,7 @@ Model::train_on_batch(const std::vector<Tensor> &x,
   ensureTrainStep(flat);
   resetMetrics(state_->metrics);
   callFlat(*state_->train, flat);
-  return readMetrics(state_->metrics);
+  return readMetrics(*state_);
 }
 
 History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
@@ -427,6 +471,14 @@ History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
         std::make_pair(rows(x, n - held, held), rows(y, n - held, held));
     o.validation_split = 0; // now validation_data
   }
+  // Replicas split the same global batches: they must shuffle alike.
+  if (const auto &strategy = state_->options.strategy;
+      strategy && strategy->num_replicas_in_sync() > 1 && o.shuffle &&
+      o.seed == 0) {
+    Tensor seed =
+        from_vector<int64_t>({int64_t(std::random_device{}() >> 1) + 1}, {1});
+    o.seed = uint64_t(distribute::broadcast(seed).item<int64_t>());
+  }
   data::Dataset ds = data::Dataset::from_tensor_slices({xt, yt});
   if (o.shuffle)
     ds = o.seed ? ds.shuffle(xt.shape()[0], o.seed) : ds.shuffle(xt.shape()[0]);
@@ -450,8 +502,13 @@ History Model::fit(const data::Dataset &train, FitOptions o) {
   if (steps == data::INFINITE_CARDINALITY)
     fail("fit: the dataset is infinite (repeat()); take() a finite part");
 
-  std::vector<Callback> cbs = o.callbacks;
-  if (o.verbose != 0)
+  const auto &strategy = state_->options.strategy;
+  const bool chief = !strategy || strategy->is_chief();
+  std::vector<Callback> cbs;
+  for (const Callback &c : o.callbacks)
+    if (chief || !c->chief_only())
+      cbs.push_back(c);
+  if (o.verbose != 0 && chief)
     cbs.push_back(callbacks::ProgbarLogger());
   CallbackParams params{o.epochs, steps, o.verbose};
   for (Callback &c : cbs) {
@@ -489,7 +546,7 @@ History Model::fit(const data::Dataset &train, FitOptions o) {
         callFlat(*state_->multi, stacked);
       }
       step += int64_t(batches.size());
-      logs = readMetrics(state_->metrics);
+      logs = readMetrics(*state_);
       // Keras calls the batch hooks once per execution.
       for (Callback &c : cbs)
         c->on_train_batch_end(step - 1, logs);
@@ -497,6 +554,8 @@ History Model::fit(const data::Dataset &train, FitOptions o) {
     const size_t per = size_t(state_->options.steps_per_execution);
     for (const std::vector<Tensor> &batch : train) {
       std::vector<Tensor> flat = splitAndCheck("fit", *state_, batch);
+      if (strategy && (flat = strategy->local_part(flat)).empty())
+        continue; // fewer rows than replicas: every replica skips it
       ensureTrainStep(flat);
       if (per == 1) {
         execute({flat});
@@ -544,13 +603,16 @@ std::map<std::string, double> Model::evaluate(const data::Dataset &ds) {
     state_->test.emplace(TestStep{state_.get()},
                          FunctionOptions{.name = "test_step"});
   resetMetrics(state_->metrics);
+  const auto &strategy = state_->options.strategy;
   for (const std::vector<Tensor> &batch : ds) {
     std::vector<Tensor> flat = splitAndCheck("evaluate", *state_, batch);
+    if (strategy && (flat = strategy->local_part(flat)).empty())
+      continue;
     if (!built())
       build(flat[0].shape());
     callFlat(*state_->test, flat);
   }
-  return readMetrics(state_->metrics);
+  return readMetrics(*state_);
 }
 
 std::map<std::string, double> Model::evaluate(const Tensor &x, const Tensor &y,

@@ -1633,6 +1633,14 @@ LogicalResult TopKIndicesOp::inferReturnTypes(MLIRContext *ctx,
   return success();
 }
 
+LogicalResult AllReduceOp::verify() {
+  StringRef op = getReduceOp();
+  if (op != "sum" && op != "mean")
+    return emitOpError("expected reduce_op \"sum\" or \"mean\" but got \"")
+           << op << "\"";
+  return success();
+}
+
 LogicalResult PhiloxRandomOp::verify() {
   auto state = cast<RankedTensorType>(getState().getType());
   if (state.getDimSize(0) != 2)

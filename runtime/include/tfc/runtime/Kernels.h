@@ -11,6 +11,7 @@
 #ifndef TFC_RUNTIME_KERNELS_H
 #define TFC_RUNTIME_KERNELS_H
 
+#include "tfc/runtime/Collectives.h"
 #include "tfc/runtime/ConvGeometry.h"
 #include "tfc/runtime/OpList.h"
 #include "tfc/runtime/Tensor.h"
@@ -136,6 +137,9 @@ Tensor unsorted_segment_sum(const Tensor &data, const Tensor &segment_ids,
 /// RandomKernels.h): standard uniform, normal or truncated normal.
 Tensor philox_random(const Tensor &state, const std::vector<int64_t> &shape,
                      DType dtype, RandomDistribution dist);
+/// The sum or mean of x over the replicas of distribute::communicator()
+/// (a copy of x for one replica); int32/int64/float32/float64.
+Tensor all_reduce(const Tensor &x, distribute::ReduceOp op);
 /// tf.nn.conv2d: NHWC input, HWIO filter, float32/float64 (ConvKernels.h).
 Tensor conv2d(const Tensor &input, const Tensor &filter,
               std::array<int64_t, 2> strides, std::array<int64_t, 2> dilations,

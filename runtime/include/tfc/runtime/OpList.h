@@ -87,7 +87,8 @@
   X(MaxPool2DGrad, max_pool2d_grad)                                            \
   X(MaxPool2DGradGrad, max_pool2d_grad_grad)                                   \
   X(AvgPool2DGrad, avg_pool2d_grad)                                            \
-  X(StopGradient, stop_gradient)
+  X(StopGradient, stop_gradient)                                               \
+  X(AllReduce, all_reduce)
 
 #define TFC_FOR_EACH_OP(X)                                                     \
   TFC_FOR_EACH_UNARY_ELEMENTWISE_OP(X)                                         \

@@ -66,6 +66,8 @@ struct OpAttrs {
   std::vector<int64_t> ksize;
   /// conv2d, pooling and their gradients.
   Padding padding = Padding::Valid;
+  /// all_reduce.
+  distribute::ReduceOp reduce_op = distribute::ReduceOp::Sum;
 };
 
 /// Runs the kernel of `kind` on concrete inputs. Throws InvalidArgumentError

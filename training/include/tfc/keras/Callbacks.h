@@ -45,6 +45,10 @@ public:
   virtual void on_train_batch_end(int64_t, const Logs &) {}
   virtual void on_test_begin(const Logs &) {}
   virtual void on_test_end(const Logs &) {}
+  /// Under a distribution strategy, runs on the chief replica only (it
+  /// writes files or the terminal: ProgbarLogger, ModelCheckpoint,
+  /// CSVLogger).
+  virtual bool chief_only() const { return false; }
 
 protected:
   /// The model being trained (valid from set_model to on_train_end).

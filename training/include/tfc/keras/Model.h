@@ -10,6 +10,7 @@
 #define TFC_KERAS_MODEL_H
 
 #include "tfc/data/Dataset.h"
+#include "tfc/distribute/Strategy.h"
 #include "tfc/keras/Callbacks.h"
 #include "tfc/keras/Layer.h"
 #include "tfc/keras/Losses.h"
@@ -17,6 +18,7 @@
 #include "tfc/keras/Optimizers.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -33,6 +35,9 @@ struct CompileOptions {
   /// Train steps per compiled call (a tfc::while_loop over that many
   /// batches): fewer calls for small models.
   int64_t steps_per_execution = 1;
+  /// Data-parallel training across processes (tf.distribute's
+  /// MultiWorkerMirroredStrategy); null: this process alone.
+  std::shared_ptr<distribute::MultiWorkerMirroredStrategy> strategy;
 };
 
 struct FitOptions {

@@ -39,6 +39,14 @@ struct OutputResource : public SideEffects::Resource::Base<OutputResource> {
   StringRef getName() final { return "tfc::OutputResource"; }
 };
 
+/// The replicas' collective channel, used by `tfc.all_reduce`: every
+/// replica must issue collectives in the same order, so they are never
+/// erased, duplicated or reordered among themselves.
+struct CollectiveResource
+    : public SideEffects::Resource::Base<CollectiveResource> {
+  StringRef getName() final { return "tfc::CollectiveResource"; }
+};
+
 /// Normalizes a list of possibly negative (Python-style) axes for a tensor of
 /// rank `rank`: each axis `a` in `[-rank, rank)` becomes `a mod rank`, and the
 /// list is sorted and de-duplicated, as reduction and squeeze attributes

@@ -44,6 +44,8 @@ def Tfc_PredTensor : 0DTensorOf<[I1]> {
 def Tfc_VariableResource : Resource<"::mlir::tfc::VariableResource">;
 /// The program's observable output: `tfc.print` and `tfc.assert`.
 def Tfc_OutputResource : Resource<"::mlir::tfc::OutputResource">;
+/// The replicas' collective channel: `tfc.all_reduce`.
+def Tfc_CollectiveResource : Resource<"::mlir::tfc::CollectiveResource">;
 
 //===----------------------------------------------------------------------===//
 // tfc.constant
@@ -1496,6 +1498,32 @@ def Tfc_PrintOp : Tfc_Op<"print", [
   }];
   let arguments = (ins StrAttr:$label, Variadic<Tfc_Tensor>:$inputs);
   let assemblyFormat = "$label ($inputs^ `:` type($inputs))? attr-dict";
+}
+
+def Tfc_AllReduceOp : Tfc_Op<"all_reduce", [
+    SameOperandsAndResultType, InferTypeOpInterface,
+    MemoryEffects<[MemRead<Tfc_CollectiveResource>,
+                   MemWrite<Tfc_CollectiveResource>]>]> {
+  let summary = "sums or averages a tensor over the replicas";
+  let description = [{
+    Every replica (process) of a data-parallel program passes its `input`;
+    each receives the element-wise sum (`"sum"`) or mean (`"mean"`) of all
+    of them, the same bits on every replica (Horovod's allreduce,
+    `tf.distribute.ReplicaContext.all_reduce`). With one replica the result
+    is the input. It talks to the other replicas, so it is never erased,
+    duplicated or reordered with other collectives; every replica must run
+    the same sequence of them. Lowered to a call of the runtime's
+    communicator (docs/distributed.md); CPU only.
+
+    Example:
+    ```mlir
+    %g = tfc.all_reduce %x, "mean" : tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins Tfc_NumericTensor:$input, StrAttr:$reduce_op);
+  let results = (outs Tfc_NumericTensor:$result);
+  let assemblyFormat = "$input `,` $reduce_op attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def Tfc_AssertOp : Tfc_Op<"assert", [
