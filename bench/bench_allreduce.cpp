@@ -1,4 +1,4 @@
-//===- bench_allreduce.cpp - All-reduce: Open MPI against gloo -----------===//
+//===- bench_allreduce.cpp - All-reduce: tfc, Open MPI and gloo ----------===//
 //
 //   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 //   mpirun -np 2 --oversubscribe --mca btl self,tcp \
@@ -6,30 +6,45 @@
 //     build/bin/tfc-bench-allreduce [--min-bytes=4096] \
 //     [--max-bytes=67108864] [--iters-scale=1]
 //
-// In-place float32 sum all-reduce of gradient-sized buffers (powers of 4
-// from --min-bytes to --max-bytes) with each collective library tfc could
-// build on, all in one run over the same transport (TCP on loopback):
+// Float32 sum all-reduce of gradient-sized buffers (powers of 4 from
+// --min-bytes to --max-bytes) with each collective library tfc could build
+// on and with tfc's own collectives (on Open MPI), all in one run over the
+// same transport (TCP on loopback):
 //
-//   MPI      MPI_Allreduce(MPI_IN_PLACE, ...) on MPI_COMM_WORLD
-//   gloo     gloo::allreduce, its default algorithm (the ring), with the
-//            AllreduceOptions built once per buffer as gloo's own benchmark
-//            does (building them per call added ~4 ms per call here)
-//   gloo-rc  gloo::AllreduceRingChunked, built once per buffer and run()
+//   MPI           MPI_Allreduce(MPI_IN_PLACE, ...) on MPI_COMM_WORLD
+//   gloo          gloo::allreduce, its default algorithm (the ring), with the
+//                 AllreduceOptions built once per buffer as gloo's own
+//                 benchmark does (building them per call added ~4 ms per
+//                 call here)
+//   gloo-rc       gloo::AllreduceRingChunked, built once per buffer and run()
+//   tfc comm      MpiCommunicator::all_reduce_sum on the buffer, in place
+//                 (tfc's binding alone: MPI_Allreduce plus error checks)
+//   tfc eager     tfc::distribute::all_reduce(t), t a float32 Tensor made
+//                 once per buffer; returns a new tensor (the kernel copies t
+//                 into it, then reduces that in place through the binding)
+//   tfc compiled  a tfc::function whose body is that all_reduce, traced and
+//                 compiled once per buffer size before the timing
+//
+// The tfc backends run on the communicator tfc::distribute::init_mpi() sets
+// after MPI_Init (it reuses MPI_COMM_WORLD and sets MPI_ERRORS_RETURN on it).
 //
 // gloo runs on a rendezvous::Context over a TCP device bound to 127.0.0.1,
 // connected through a FileStore in a temporary directory that rank 0 makes
 // and removes.
 //
 // Per size and library: a warm-up, a calibration that picks the number of
-// calls per repetition (~0.3 s per size and library, times --iters-scale), then
+// calls per repetition (~0.2 s per size and library, times --iters-scale), then
 // kReps repetitions separated by MPI_Barrier; the figure is the median
 // per-call time, each repetition's time being the slowest rank's. After the
 // repetitions the result is checked, then one more call on rank-dependent
 // values is checked against the exact sum; a mismatch aborts with status 1.
 //
-// Rank 0 prints per size: the time per call (us), the bus bandwidth (NCCL
+// Rank 0 prints per size: the time per call (us), MPI's bus bandwidth (NCCL
 // tests convention: busbw = bytes / time * 2 * (n - 1) / n, in GB/s) and the
-// ratio of each library's time to MPI's.
+// ratio of each other library's time to MPI's. Then, per tfc backend, the
+// worst (largest) time ratio over the sizes >= 1 MB (bandwidth) and the ratio
+// at the smallest size (latency, 4 KB by default), against the goal of at
+// least 0.8 of MPI's bandwidth and rate, i.e. a time ratio of at most 1.25.
 //
 // On loopback (MTU 64 KiB), gloo's calls of 16-256 KB often take ~40 or
 // ~90 ms: gloo sets SO_SNDBUF to the message size, and the sender then most
@@ -38,6 +53,9 @@
 //===----------------------------------------------------------------------===//
 
 #include <mpi.h>
+
+#include <tfc/distribute/Mpi.h>
+#include <tfc/tfc.h>
 
 #include <gloo/allreduce.h>
 #include <gloo/allreduce_ring_chunked.h>
@@ -67,7 +85,7 @@ namespace {
 
 constexpr int kReps = 5;
 // Time per size and library, all repetitions together, at --iters-scale=1.
-constexpr double kTargetSeconds = 0.3;
+constexpr double kTargetSeconds = 0.2;
 // The calibration doubles the calls until they take at least this long.
 constexpr double kProbeSeconds = 0.01;
 
@@ -107,23 +125,35 @@ int worldSize() {
 // Libraries under test
 //===----------------------------------------------------------------------===//
 
-// One in-place sum all-reduce of the buffer given to Backend::prepare.
+// One sum all-reduce of the buffer given to Backend::prepare.
 using AllreduceOp = std::function<void()>;
 
-// A library under test: prepare() does the per-buffer setup (not timed) and
-// returns the call to time. The first backend is the reference of the
-// ratio columns.
+// What Backend::prepare returns. In place (`load` and `store` null): `run`
+// reduces the buffer itself. Out of place: `load` copies the buffer into the
+// backend's input, `run` reduces that input into a new result, `store`
+// copies the latest result into the buffer (neither is timed).
+struct Collective {
+  AllreduceOp run;
+  std::function<void()> load;
+  std::function<void()> store;
+};
+
+// A library under test: prepare() does the per-buffer setup (not timed),
+// loading the buffer's current values for out-of-place ones, and returns the
+// call to time. The first backend is the reference of the ratio columns;
+// `summarize`: a line of worst ratios at the end.
 struct Backend {
   const char *name;
-  std::function<AllreduceOp(float *data, size_t count)> prepare;
+  std::function<Collective(float *data, size_t count)> prepare;
+  bool summarize = false;
 };
 
 Backend mpiBackend() {
-  return {"MPI", [](float *data, size_t count) -> AllreduceOp {
-            return [=] {
+  return {"MPI", [](float *data, size_t count) -> Collective {
+            return {[=] {
               MPI_Allreduce(MPI_IN_PLACE, data, static_cast<int>(count),
                             MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-            };
+            }};
           }};
 }
 
@@ -160,23 +190,96 @@ std::shared_ptr<gloo::Context> connectGloo() {
 
 Backend glooBackend(std::shared_ptr<gloo::Context> context) {
   return {
-      "gloo", [=](float *data, size_t count) -> AllreduceOp {
+      "gloo", [=](float *data, size_t count) -> Collective {
         // Shared: std::function needs a copyable callable.
         auto opts = std::make_shared<gloo::AllreduceOptions>(context);
         opts->setOutput(data, count);
         opts->setReduceFunction(
             static_cast<void (*)(void *, const void *, const void *, size_t)>(
                 &gloo::sum<float>));
-        return [=] { gloo::allreduce(*opts); };
+        return {[=] { gloo::allreduce(*opts); }};
       }};
 }
 
 Backend glooRingChunkedBackend(std::shared_ptr<gloo::Context> context) {
-  return {"gloo-rc", [=](float *data, size_t count) -> AllreduceOp {
+  return {"gloo-rc", [=](float *data, size_t count) -> Collective {
             auto algo = std::make_shared<gloo::AllreduceRingChunked<float>>(
                 context, std::vector<float *>{data}, static_cast<int>(count));
-            return [=] { algo->run(); };
+            return {[=] { algo->run(); }};
           }};
+}
+
+// tfc's binding on its own: the communicator's in-place sum on the buffer.
+Backend tfcCommBackend(std::shared_ptr<tfc::distribute::MpiCommunicator> comm) {
+  return {"tfc comm",
+          [=](float *data, size_t count) -> Collective {
+            return {[=] {
+              comm->all_reduce_sum(data, static_cast<int64_t>(count),
+                                   tfc::DType::Float32);
+            }};
+          },
+          /*summarize=*/true};
+}
+
+// The input and latest result of an out-of-place tfc all-reduce on the
+// buffer `data`.
+struct TfcState {
+  float *data;
+  size_t count;
+  tfc::Tensor input, output;
+
+  void load() {
+    input = tfc::from_vector(std::vector<float>(data, data + count),
+                             {static_cast<int64_t>(count)});
+  }
+  void store() {
+    std::vector<float> result = output.to_vector<float>();
+    if (result.size() != count)
+      fail("tfc all_reduce returned %zu elements, expected %zu",
+           result.size(), count);
+    std::copy(result.begin(), result.end(), data);
+  }
+};
+
+// Binds `run` to a fresh TfcState loaded from the buffer.
+Collective tfcCollective(float *data, size_t count,
+                         std::function<void(TfcState &)> run) {
+  auto state = std::make_shared<TfcState>(TfcState{data, count, {}, {}});
+  state->load();
+  return {[=] { run(*state); }, [=] { state->load(); },
+          [=] { state->store(); }};
+}
+
+Backend tfcEagerBackend() {
+  return {"tfc eager",
+          [](float *data, size_t count) {
+            return tfcCollective(data, count, [](TfcState &s) {
+              s.output = tfc::distribute::all_reduce(s.input);
+            });
+          },
+          /*summarize=*/true};
+}
+
+tfc::Tensor allReduceStep(const tfc::Tensor &x) {
+  return tfc::distribute::all_reduce(x);
+}
+
+// One tfc::function for every size: it traces and compiles once per shape,
+// here in prepare() (the call that traces is not timed).
+Backend tfcCompiledBackend() {
+  tfc::FunctionOptions options;
+  options.name = "all_reduce_step";
+  auto step = std::make_shared<decltype(tfc::function(&allReduceStep))>(
+      tfc::function(&allReduceStep, options));
+  return {"tfc compiled",
+          [=](float *data, size_t count) {
+            Collective c = tfcCollective(data, count, [=](TfcState &s) {
+              s.output = (*step)(s.input);
+            });
+            c.run(); // Trace and compile for this shape.
+            return c;
+          },
+          /*summarize=*/true};
 }
 
 //===----------------------------------------------------------------------===//
@@ -229,9 +332,10 @@ double medianSecondsPerCall(const AllreduceOp &op, long iters) {
 // Small integers, so that every sum below is exact in float32.
 float pattern(size_t i) { return static_cast<float>(i % 251 + 1); }
 
-// Timed calls reduce their own output again, which would grow by a factor n
-// per call and overflow; values that sum to zero over the ranks stay exact
-// (all zero from the first call on).
+// Timed in-place calls reduce their own output again, which would grow by a
+// factor n per call and overflow; values that sum to zero over the ranks stay
+// exact (all zero from the first call on). Out-of-place calls (tfc eager and
+// compiled) reduce the same input each time: their result is all zero too.
 void fillZeroSum(float *data, size_t count, int rank, int size) {
   float scale = rank == 0 ? -static_cast<float>(size - 1) : 1.0f;
   for (size_t i = 0; i < count; ++i)
@@ -269,14 +373,21 @@ double measure(const Backend &backend, float *data, size_t count,
                const Options &options) {
   int rank = worldRank(), size = worldSize();
   fillZeroSum(data, count, rank, size);
-  AllreduceOp op = backend.prepare(data, count);
+  Collective c = backend.prepare(data, count);
+  const AllreduceOp &op = c.run;
   op(); // Warm-up: first-touch of internal buffers, connections, caches.
   long iters = calibrateIters(op, kTargetSeconds * options.itersScale);
   double seconds = medianSecondsPerCall(op, iters);
+  if (c.store)
+    c.store();
   check(data, count, 0.0f, backend.name, "after the timed calls");
 
   fillRankValues(data, count, rank);
+  if (c.load)
+    c.load();
   op();
+  if (c.store)
+    c.store();
   float rankSum = static_cast<float>(size * (size + 1) / 2);
   check(data, count, rankSum, backend.name, "sum of rank values");
   return seconds;
@@ -296,6 +407,11 @@ std::string firstLine(const char *text) {
   return line.substr(0, line.find('\n'));
 }
 
+// Width of a backend's time column: room for "<name> us".
+int timeWidth(const Backend &backend) {
+  return std::max(9, static_cast<int>(std::strlen(backend.name)) + 3);
+}
+
 void printHeader(const std::vector<Backend> &backends,
                  gloo::Context &glooContext, int size) {
   char mpiVersion[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -303,32 +419,91 @@ void printHeader(const std::vector<Backend> &backends,
   MPI_Get_library_version(mpiVersion, &len);
   // This rank's listening address towards rank 1: shows gloo's interface.
   std::string glooAddress = glooContext.getPair(1)->address().str();
+  const char *ref = backends.front().name;
   std::printf("# %s\n", firstLine(mpiVersion).c_str());
   std::printf("# gloo %d.%d.%d (GLOO_VERSION %d), tcp transport on %s\n",
               GLOO_VERSION_MAJOR, GLOO_VERSION_MINOR, GLOO_VERSION_PATCH,
               GLOO_VERSION, glooAddress.c_str());
-  std::printf("# %d ranks, float32 in-place sum, median of %d repetitions; "
-              "busbw = bytes/time * 2(n-1)/n; x %s = time / %s's time\n",
-              size, kReps, backends.front().name, backends.front().name);
+  std::printf("# tfc %s, communicator \"%s\" (MpiCommunicator on %s)\n",
+              tfc::version(), tfc::distribute::communicator()->name().c_str(),
+              ref);
+  std::printf("# %d ranks, float32 sum, median of %d repetitions; us per "
+              "call; GB/s: %s's busbw = bytes/time * 2(n-1)/n; x %s = time / "
+              "%s's time\n",
+              size, kReps, ref, ref, ref);
   std::printf("%10s", "bytes");
   for (const Backend &backend : backends) {
-    std::printf(" %11s %8s", (std::string(backend.name) + " us").c_str(),
-                "GB/s");
-    if (&backend != &backends.front())
-      std::printf(" %8s", ("x " + std::string(backends.front().name)).c_str());
+    std::printf(" %*s", timeWidth(backend),
+                (std::string(backend.name) + " us").c_str());
+    if (&backend == &backends.front())
+      std::printf(" %7s", "GB/s");
+    else
+      std::printf(" %6s", ("x " + std::string(ref)).c_str());
   }
   std::printf("\n");
 }
 
-void printRow(size_t bytes, const std::vector<double> &seconds, int size) {
+void printRow(const std::vector<Backend> &backends, size_t bytes,
+              const std::vector<double> &seconds, int size) {
   std::printf("%10zu", bytes);
   for (size_t b = 0; b < seconds.size(); ++b) {
-    std::printf(" %11.1f %8.3f", seconds[b] * 1e6,
-                busBandwidth(bytes, seconds[b], size));
-    if (b != 0)
-      std::printf(" %8.2f", seconds[b] / seconds[0]);
+    std::printf(" %*.1f", timeWidth(backends[b]), seconds[b] * 1e6);
+    if (b == 0)
+      std::printf(" %7.3f", busBandwidth(bytes, seconds[b], size));
+    else
+      std::printf(" %6.2f", seconds[b] / seconds[0]);
   }
   std::printf("\n");
+  std::fflush(stdout);
+}
+
+std::string sizeText(size_t bytes) {
+  char text[32];
+  if (bytes >= (1 << 20) && bytes % (1 << 20) == 0)
+    std::snprintf(text, sizeof text, "%zu MB", bytes >> 20);
+  else if (bytes >= 1024 && bytes % 1024 == 0)
+    std::snprintf(text, sizeof text, "%zu KB", bytes >> 10);
+  else
+    std::snprintf(text, sizeof text, "%zu B", bytes);
+  return text;
+}
+
+// Per summarized backend: its worst time ratio to the reference over the
+// sizes >= 1 MB and its ratio at the smallest size; the goal is at least
+// 0.8 of the reference's bandwidth and rate (a time ratio <= 1.25).
+void printSummary(const std::vector<Backend> &backends,
+                  const std::vector<size_t> &sizes,
+                  const std::vector<std::vector<double>> &rows) {
+  constexpr double kGoal = 0.8;
+  const char *ref = backends.front().name;
+  std::printf("# goal: >= %.1f of %s's bandwidth (sizes >= 1 MB) and rate "
+              "(%s), i.e. time ratio <= %.2f\n",
+              kGoal, ref, sizeText(sizes.front()).c_str(), 1 / kGoal);
+  for (size_t b = 1; b < backends.size(); ++b) {
+    if (!backends[b].summarize)
+      continue;
+    double worst = 0;
+    size_t worstBytes = 0;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      double ratio = rows[i][b] / rows[i][0];
+      if (sizes[i] >= (1 << 20) && ratio > worst) {
+        worst = ratio;
+        worstBytes = sizes[i];
+      }
+    }
+    double latency = rows.front()[b] / rows.front()[0];
+    std::printf("# %-12s", backends[b].name);
+    if (worstBytes)
+      std::printf(" bandwidth: worst x %s %.2f at %s (%.2f of it)", ref, worst,
+                  sizeText(worstBytes).c_str(), 1 / worst);
+    else
+      std::printf(" bandwidth: no size >= 1 MB");
+    std::printf("; latency: x %s %.2f at %s (%.2f of it); %s\n", ref, latency,
+                sizeText(sizes.front()).c_str(), 1 / latency,
+                (!worstBytes || 1 / worst >= kGoal) && 1 / latency >= kGoal
+                    ? "meets the goal"
+                    : "BELOW the goal");
+  }
   std::fflush(stdout);
 }
 
@@ -370,22 +545,35 @@ int main(int argc, char **argv) {
     fail("bad --min-bytes, --max-bytes or --iters-scale");
 
   try {
+    // tfc's communicator: reuses MPI_COMM_WORLD (MPI is initialised).
+    std::shared_ptr<tfc::distribute::MpiCommunicator> comm =
+        tfc::distribute::init_mpi();
     std::shared_ptr<gloo::Context> glooContext = connectGloo();
-    std::vector<Backend> backends = {mpiBackend(), glooBackend(glooContext),
-                                     glooRingChunkedBackend(glooContext)};
+    std::vector<Backend> backends = {mpiBackend(),
+                                     glooBackend(glooContext),
+                                     glooRingChunkedBackend(glooContext),
+                                     tfcCommBackend(comm),
+                                     tfcEagerBackend(),
+                                     tfcCompiledBackend()};
     if (rank == 0)
       printHeader(backends, *glooContext, size);
 
     std::vector<float> buffer(options.maxBytes / sizeof(float));
+    std::vector<size_t> sizes;
+    std::vector<std::vector<double>> rows;
     for (size_t bytes = options.minBytes; bytes <= options.maxBytes;
          bytes *= 4) {
       size_t count = bytes / sizeof(float);
       std::vector<double> seconds;
       for (const Backend &backend : backends)
         seconds.push_back(measure(backend, buffer.data(), count, options));
+      sizes.push_back(count * sizeof(float));
+      rows.push_back(seconds);
       if (rank == 0)
-        printRow(count * sizeof(float), seconds, size);
+        printRow(backends, count * sizeof(float), seconds, size);
     }
+    if (rank == 0)
+      printSummary(backends, sizes, rows);
   } catch (const std::exception &e) {
     fail("%s", e.what());
   }
