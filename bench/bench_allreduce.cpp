@@ -3,7 +3,7 @@
 //   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 //   mpirun -np 2 --oversubscribe --mca btl self,tcp \
 //     --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
-//     build/bin/tfc-bench-allreduce [--min-bytes=4096] \
+//     -x OMP_NUM_THREADS=1 build/bin/tfc-bench-allreduce [--min-bytes=4096] \
 //     [--max-bytes=67108864] [--iters-scale=1]
 //
 // Float32 sum all-reduce of gradient-sized buffers (powers of 4 from
@@ -33,11 +33,12 @@
 // and removes.
 //
 // Per size and library: a warm-up, a calibration that picks the number of
-// calls per repetition (~0.2 s per size and library, times --iters-scale), then
-// kReps repetitions separated by MPI_Barrier; the figure is the median
-// per-call time, each repetition's time being the slowest rank's. After the
-// repetitions the result is checked, then one more call on rank-dependent
-// values is checked against the exact sum; a mismatch aborts with status 1.
+// calls per repetition (~0.6 s per size and library, times --iters-scale),
+// then kReps repetitions separated by MPI_Barrier, the libraries' repetitions
+// interleaved; the figure is the median per-call time, each repetition's
+// time being the slowest rank's. After the repetitions the result is
+// checked, then one more call on rank-dependent values is checked against
+// the exact sum; a mismatch aborts with status 1.
 //
 // Rank 0 prints per size: the time per call (us), MPI's bus bandwidth (NCCL
 // tests convention: busbw = bytes / time * 2 * (n - 1) / n, in GB/s) and the
@@ -45,6 +46,19 @@
 // worst (largest) time ratio over the sizes >= 1 MB (bandwidth) and the ratio
 // at the smallest size (latency, 4 KB by default), against the goal of at
 // least 0.8 of MPI's bandwidth and rate, i.e. a time ratio of at most 1.25.
+// "tfc comm" makes the same MPI_Allreduce call as "MPI": how far its ratio is
+// from 1 shows the run's noise (on a 2-core VM, with the repetitions
+// interleaved: within ~10% at most sizes, up to ~1.3 at one size in some
+// runs; whole runs sometimes land in a slower regime for MPI at >= 256 KB,
+// e.g. 1 MB in ~240 us in one run and ~900 us in the next).
+//
+// A full run takes ~35 s on 2 cores.
+//
+// tfc eager's extra time over tfc comm is its copy of the input (a memcpy,
+// ~5 ms at 64 MB here, against ~55 ms for the all-reduce). tfc compiled's is
+// mostly the runtime's copy in tfcAllReduce (lib/JIT/JIT.cpp), element by
+// element with an index walk: ~28 ms at 64 MB and ~0.43 ms at 1 MB on one
+// process without a communicator, about the gap seen here.
 //
 // On loopback (MTU 64 KiB), gloo's calls of 16-256 KB often take ~40 or
 // ~90 ms: gloo sets SO_SNDBUF to the message size, and the sender then most
@@ -83,9 +97,9 @@
 
 namespace {
 
-constexpr int kReps = 5;
+constexpr int kReps = 9;
 // Time per size and library, all repetitions together, at --iters-scale=1.
-constexpr double kTargetSeconds = 0.2;
+constexpr double kTargetSeconds = 0.6;
 // The calibration doubles the calls until they take at least this long.
 constexpr double kProbeSeconds = 0.01;
 
@@ -235,8 +249,8 @@ struct TfcState {
   void store() {
     std::vector<float> result = output.to_vector<float>();
     if (result.size() != count)
-      fail("tfc all_reduce returned %zu elements, expected %zu",
-           result.size(), count);
+      fail("tfc all_reduce returned %zu elements, expected %zu", result.size(),
+           count);
     std::copy(result.begin(), result.end(), data);
   }
 };
@@ -264,18 +278,16 @@ tfc::Tensor allReduceStep(const tfc::Tensor &x) {
   return tfc::distribute::all_reduce(x);
 }
 
-// One tfc::function for every size: it traces and compiles once per shape,
-// here in prepare() (the call that traces is not timed).
+// A tfc::function per buffer size (one shape each, so no retrace warning),
+// traced and compiled in prepare(): that first call is not timed.
 Backend tfcCompiledBackend() {
-  tfc::FunctionOptions options;
-  options.name = "all_reduce_step";
-  auto step = std::make_shared<decltype(tfc::function(&allReduceStep))>(
-      tfc::function(&allReduceStep, options));
   return {"tfc compiled",
-          [=](float *data, size_t count) {
-            Collective c = tfcCollective(data, count, [=](TfcState &s) {
-              s.output = (*step)(s.input);
-            });
+          [](float *data, size_t count) {
+            tfc::FunctionOptions options;
+            options.name = "all_reduce_step";
+            auto step = tfc::function(&allReduceStep, options);
+            Collective c = tfcCollective(
+                data, count, [=](TfcState &s) { s.output = step(s.input); });
             c.run(); // Trace and compile for this shape.
             return c;
           },
@@ -316,13 +328,9 @@ long calibrateIters(const AllreduceOp &op, double targetSeconds) {
   return std::max(1L, std::lround(targetSeconds / kReps / perCall));
 }
 
-// Median over kReps repetitions of the time per call, in seconds.
-double medianSecondsPerCall(const AllreduceOp &op, long iters) {
-  std::vector<double> perCall;
-  for (int rep = 0; rep < kReps; ++rep)
-    perCall.push_back(timeCalls(op, iters) / iters);
-  std::sort(perCall.begin(), perCall.end());
-  return perCall[kReps / 2];
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
 }
 
 //===----------------------------------------------------------------------===//
@@ -367,29 +375,59 @@ void check(const float *data, size_t count, float factor, const char *name,
   std::exit(1);
 }
 
-// Median seconds per call of one library on the first `count` floats of
-// `data`, checked as described at the top of the file.
-double measure(const Backend &backend, float *data, size_t count,
-               const Options &options) {
+// Median seconds per call of each library on the first `count` floats of
+// `data`, checked as described at the top of the file. The libraries'
+// repetitions are interleaved (in round r, library (k + r) % n goes k-th),
+// so that slow spells of the machine fall on all of them alike: on a 2-core
+// VM, library-after-library timing gave the same MPI call times up to 2x
+// apart from one run to the next.
+std::vector<double> measure(const std::vector<Backend> &backends, float *data,
+                            size_t count, const Options &options) {
   int rank = worldRank(), size = worldSize();
+  size_t n = backends.size();
+  // The in-place libraries share the buffer: zero-sum values stay zero
+  // whichever reduces them. Out-of-place ones load them in prepare().
   fillZeroSum(data, count, rank, size);
-  Collective c = backend.prepare(data, count);
-  const AllreduceOp &op = c.run;
-  op(); // Warm-up: first-touch of internal buffers, connections, caches.
-  long iters = calibrateIters(op, kTargetSeconds * options.itersScale);
-  double seconds = medianSecondsPerCall(op, iters);
-  if (c.store)
-    c.store();
-  check(data, count, 0.0f, backend.name, "after the timed calls");
+  std::vector<Collective> calls;
+  for (const Backend &backend : backends)
+    calls.push_back(backend.prepare(data, count));
+  std::vector<long> iters;
+  for (const Collective &c : calls) {
+    c.run(); // Warm-up: first-touch of internal buffers, connections, caches.
+    iters.push_back(calibrateIters(c.run, kTargetSeconds * options.itersScale));
+  }
+  std::vector<std::vector<double>> perCall(n);
+  for (int rep = 0; rep < kReps; ++rep)
+    for (size_t k = 0; k < n; ++k) {
+      size_t b = (k + size_t(rep)) % n;
+      perCall[b].push_back(timeCalls(calls[b].run, iters[b]) / iters[b]);
+    }
+  std::vector<double> seconds;
+  for (const std::vector<double> &times : perCall)
+    seconds.push_back(median(times));
 
-  fillRankValues(data, count, rank);
-  if (c.load)
-    c.load();
-  op();
-  if (c.store)
-    c.store();
+  std::string inPlace;
+  for (size_t b = 0; b < n; ++b)
+    if (!calls[b].store)
+      inPlace += (inPlace.empty() ? "" : ", ") + std::string(backends[b].name);
+  if (!inPlace.empty())
+    check(data, count, 0.0f, inPlace.c_str(), "after the timed calls");
+  for (size_t b = 0; b < n; ++b)
+    if (calls[b].store) {
+      calls[b].store();
+      check(data, count, 0.0f, backends[b].name, "after the timed calls");
+    }
+
   float rankSum = static_cast<float>(size * (size + 1) / 2);
-  check(data, count, rankSum, backend.name, "sum of rank values");
+  for (size_t b = 0; b < n; ++b) {
+    fillRankValues(data, count, rank);
+    if (calls[b].load)
+      calls[b].load();
+    calls[b].run();
+    if (calls[b].store)
+      calls[b].store();
+    check(data, count, rankSum, backends[b].name, "sum of rank values");
+  }
   return seconds;
 }
 
@@ -564,9 +602,8 @@ int main(int argc, char **argv) {
     for (size_t bytes = options.minBytes; bytes <= options.maxBytes;
          bytes *= 4) {
       size_t count = bytes / sizeof(float);
-      std::vector<double> seconds;
-      for (const Backend &backend : backends)
-        seconds.push_back(measure(backend, buffer.data(), count, options));
+      std::vector<double> seconds =
+          measure(backends, buffer.data(), count, options);
       sizes.push_back(count * sizeof(float));
       rows.push_back(seconds);
       if (rank == 0)

@@ -15,6 +15,7 @@
 
 #include "tfc/GPU/CudaJIT.h"
 #include "tfc/Bridge/Types.h"
+#include "tfc/Dialect/Tfc/IR/TfcOps.h"
 #include "tfc/Dialect/Tfc/Transforms/Passes.h"
 #include "tfc/JIT/JIT.h"
 #include "tfc/Pipelines/Pipelines.h"
@@ -95,6 +96,12 @@ struct Lowering {
     MLIRContext *ctx = module.getContext();
     if (failed(verify(module)))
       throw fail("tfc module failed to verify");
+    // The communicator reads host memory: collectives stay on the CPU.
+    bool collective = false;
+    module.walk([&](mlir::tfc::AllReduceOp) { collective = true; });
+    if (collective)
+      throw fail("tfc.all_reduce runs on Target::CPU only (the communicator "
+                 "reads host memory; docs/distributed.md)");
     impl.stages["tfc"] = print(module);
     dumper.dump(0, "tfc", module);
     PassManager pm(ctx);

@@ -159,8 +159,17 @@ static void tfcAllReduce(int32_t dtype, int32_t op, int64_t inRank,
   int64_t n = 1;
   for (int64_t d = 0; d < inRank; ++d)
     n *= sizes[d];
-  std::vector<int64_t> idx(size_t(inRank), 0);
-  for (int64_t i = 0; i < n; ++i) {
+  // Row-major contiguous (the usual case): one memcpy.
+  bool contiguous = true;
+  for (int64_t d = inRank - 1, expect = 1; d >= 0; --d) {
+    if (sizes[d] != 1 && strides[d] != expect)
+      contiguous = false;
+    expect *= sizes[d];
+  }
+  std::vector<int64_t> idx(size_t(contiguous ? 0 : inRank), 0);
+  if (contiguous && n > 0)
+    std::memcpy(dst, src, size_t(n) * elt);
+  for (int64_t i = 0; !contiguous && i < n; ++i) {
     int64_t off = 0;
     for (int64_t d = 0; d < inRank; ++d)
       off += idx[size_t(d)] * strides[d];

@@ -75,3 +75,23 @@ TEST(CudaFunction, TensorToCudaWithoutADriverSaysWhy) {
 }
 
 } // namespace
+
+namespace {
+// The communicator reads host memory: a collective in a CUDA function is
+// refused when compiling, before any device is needed.
+TEST(CudaFunction, AllReduceIsRefusedForTheGpu) {
+  FunctionOptions options;
+  options.target = Target::CUDA;
+  auto f = function([](const Tensor &x) { return distribute::all_reduce(x); },
+                    options);
+  try {
+    (void)f(constant({1.f, 2.f}));
+    FAIL() << "expected an error";
+  } catch (const Error &e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find("tfc.all_reduce runs on Target::CPU only"),
+              std::string::npos)
+        << msg;
+  }
+}
+} // namespace

@@ -1037,3 +1037,19 @@ func.func @check_elements_bound(%i: tensor<4xi32>) {
   tfc.check_elements %i, in_range, "m" : tensor<4xi32>
   return
 }
+
+// -----
+
+func.func @all_reduce_op(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'tfc.all_reduce' op expected reduce_op "sum" or "mean" but got "max"}}
+  %0 = tfc.all_reduce %x, "max" : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @all_reduce_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'tfc.all_reduce' op operand #0 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or 32-bit float or 64-bit float values}}
+  %0 = tfc.all_reduce %x, "sum" : tensor<4xi1>
+  return
+}
