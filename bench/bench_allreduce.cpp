@@ -20,8 +20,8 @@
 //   tfc comm      MpiCommunicator::all_reduce_sum on the buffer, in place
 //                 (tfc's binding alone: MPI_Allreduce plus error checks)
 //   tfc eager     tfc::distribute::all_reduce(t), t a float32 Tensor made
-//                 once per buffer; returns a new tensor (the kernel copies t
-//                 into it, then reduces that in place through the binding)
+//                 once per buffer; returns a new tensor (the kernel passes
+//                 t and the new buffer to MPI_Allreduce: out of place)
 //   tfc compiled  a tfc::function whose body is that all_reduce, traced and
 //                 compiled once per buffer size before the timing
 //
@@ -54,11 +54,9 @@
 //
 // A full run takes ~35 s on 2 cores.
 //
-// tfc eager's extra time over tfc comm is its copy of the input (a memcpy,
-// ~5 ms at 64 MB here, against ~55 ms for the all-reduce). tfc compiled's is
-// mostly the runtime's copy in tfcAllReduce (lib/JIT/JIT.cpp), element by
-// element with an index walk: ~28 ms at 64 MB and ~0.43 ms at 1 MB on one
-// process without a communicator, about the gap seen here.
+// tfc eager and compiled reduce out of place (MPI reads the input tensor
+// and writes the result's fresh buffer); their extra time over tfc comm is
+// the result's allocation (first touch of new pages at the largest sizes).
 //
 // On loopback (MTU 64 KiB), gloo's calls of 16-256 KB often take ~40 or
 // ~90 ms: gloo sets SO_SNDBUF to the message size, and the sender then most
@@ -228,7 +226,7 @@ Backend tfcCommBackend(std::shared_ptr<tfc::distribute::MpiCommunicator> comm) {
   return {"tfc comm",
           [=](float *data, size_t count) -> Collective {
             return {[=] {
-              comm->all_reduce_sum(data, static_cast<int64_t>(count),
+              comm->all_reduce_sum(data, data, static_cast<int64_t>(count),
                                    tfc::DType::Float32);
             }};
           },

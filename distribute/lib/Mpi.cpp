@@ -74,14 +74,16 @@ std::shared_ptr<MpiCommunicator> MpiCommunicator::create() {
 
 MpiCommunicator::~MpiCommunicator() = default;
 
-void MpiCommunicator::all_reduce_sum(void *data, int64_t count, DType dtype) {
+void MpiCommunicator::all_reduce_sum(const void *send, void *recv,
+                                     int64_t count, DType dtype) {
   MPI_Datatype t = mpiType(dtype);
-  char *p = static_cast<char *>(data);
+  const char *in = static_cast<const char *>(send);
+  char *out = static_cast<char *>(recv);
   const int64_t elt = int64_t(dtype_size(dtype));
   for (int64_t done = 0; done < count;) {
     int64_t n = std::min(kMaxChunk, count - done);
-    check(MPI_Allreduce(MPI_IN_PLACE, p + done * elt, int(n), t, MPI_SUM,
-                        MPI_COMM_WORLD),
+    check(MPI_Allreduce(in == out ? MPI_IN_PLACE : in + done * elt,
+                        out + done * elt, int(n), t, MPI_SUM, MPI_COMM_WORLD),
           "MPI_Allreduce");
     done += n;
   }

@@ -140,12 +140,12 @@ static void tfcCheckFailed(int32_t kind, const char *message, int64_t count,
   if (!pendingAssert)
     pendingAssert = new std::string(std::move(text));
 }
-/// tfc.all_reduce (PrintAndChecksToRuntime.cpp): `in` (any strides) copied
-/// into the fresh contiguous `out`, then reduced in place over the
-/// replicas. Unranked memrefs arrive as (rank, descriptor): {allocated,
-/// aligned, offset, sizes[rank], strides[rank]}. A communicator error
-/// stops the call like a failed check (exceptions cannot cross JIT'd
-/// frames).
+/// tfc.all_reduce (PrintAndChecksToRuntime.cpp): `in` reduced over the
+/// replicas into the fresh contiguous `out` (a strided `in` is gathered
+/// into `out` first, then reduced in place). Unranked memrefs arrive as (rank,
+/// descriptor): {allocated, aligned, offset, sizes[rank], strides[rank]}. A
+/// communicator error stops the call like a failed check (exceptions cannot
+/// cross JIT'd frames).
 static void tfcAllReduce(int32_t dtype, int32_t op, int64_t inRank,
                          void *inDesc, int64_t outRank, void *outDesc) {
   (void)outRank;
@@ -159,7 +159,7 @@ static void tfcAllReduce(int32_t dtype, int32_t op, int64_t inRank,
   int64_t n = 1;
   for (int64_t d = 0; d < inRank; ++d)
     n *= sizes[d];
-  // Row-major contiguous (the usual case): one memcpy.
+  // Row-major contiguous (the usual case): the library reads it in place.
   bool contiguous = true;
   for (int64_t d = inRank - 1, expect = 1; d >= 0; --d) {
     if (sizes[d] != 1 && strides[d] != expect)
@@ -167,8 +167,6 @@ static void tfcAllReduce(int32_t dtype, int32_t op, int64_t inRank,
     expect *= sizes[d];
   }
   std::vector<int64_t> idx(size_t(contiguous ? 0 : inRank), 0);
-  if (contiguous && n > 0)
-    std::memcpy(dst, src, size_t(n) * elt);
   for (int64_t i = 0; !contiguous && i < n; ++i) {
     int64_t off = 0;
     for (int64_t d = 0; d < inRank; ++d)
@@ -181,10 +179,9 @@ static void tfcAllReduce(int32_t dtype, int32_t op, int64_t inRank,
     }
   }
   try {
-    ::tfc::distribute::all_reduce_in_place(
-        dst, n, dt,
-        op == 1 ? ::tfc::distribute::ReduceOp::Mean
-                : ::tfc::distribute::ReduceOp::Sum);
+    ::tfc::distribute::all_reduce(contiguous ? src : dst, dst, n, dt,
+                                  op == 1 ? ::tfc::distribute::ReduceOp::Mean
+                                          : ::tfc::distribute::ReduceOp::Sum);
   } catch (const std::exception &e) {
     if (CallScope *scope = callScope)
       stopCall(scope, /*invalidArgument=*/false,

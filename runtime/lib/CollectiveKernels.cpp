@@ -23,11 +23,9 @@ Tensor all_reduce(const Tensor &x, distribute::ReduceOp op) {
   require_dtype(name, kMaskNumeric, x.dtype());
   wait_for_device(x, name);
   Tensor out = make_tensor(x.dtype(), x.shape(), x.numel());
-  if (x.numel())
-    std::memcpy(out.unsafe_impl()->data, x.unsafe_impl()->data,
-                size_t(x.numel()) * dtype_size(x.dtype()));
-  distribute::all_reduce_in_place(out.unsafe_impl()->data, x.numel(), x.dtype(),
-                                  op);
+  // Out of place: the library reads x and writes out (no copy first).
+  distribute::all_reduce(x.unsafe_impl()->data, out.unsafe_impl()->data,
+                         x.numel(), x.dtype(), op);
   return out;
 }
 

@@ -10,6 +10,8 @@
 
 #include "tfc/runtime/Error.h"
 
+#include <cstring>
+
 #include <mutex>
 
 namespace tfc::distribute {
@@ -53,11 +55,16 @@ int num_replicas() {
   return c ? c->size() : 1;
 }
 
-void all_reduce_in_place(void *data, int64_t count, DType dtype, ReduceOp op) {
+void all_reduce(const void *send, void *recv, int64_t count, DType dtype,
+                ReduceOp op) {
   std::shared_ptr<Communicator> c = communicator();
-  if (!c || c->size() == 1 || count == 0)
+  if (!c || c->size() == 1 || count == 0) {
+    if (send != recv && count > 0)
+      std::memcpy(recv, send, size_t(count) * dtype_size(dtype));
     return;
-  c->all_reduce_sum(data, count, dtype);
+  }
+  c->all_reduce_sum(send, recv, count, dtype);
+  void *data = recv;
   if (op != ReduceOp::Mean)
     return;
   switch (dtype) {

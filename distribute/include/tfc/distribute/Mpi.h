@@ -31,7 +31,8 @@ public:
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  void all_reduce_sum(void *data, int64_t count, DType dtype) override;
+  void all_reduce_sum(const void *send, void *recv, int64_t count,
+                      DType dtype) override;
   void broadcast(void *data, int64_t bytes, int root) override;
   void barrier() override;
   std::string name() const override { return "mpi"; }

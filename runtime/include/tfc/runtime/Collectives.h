@@ -30,10 +30,12 @@ public:
   virtual ~Communicator();
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  /// Element-wise sum over the replicas, in place: `count` elements of
-  /// `dtype` (int32, int64, float32, float64) at `data`. Every replica
-  /// receives the same bits.
-  virtual void all_reduce_sum(void *data, int64_t count, DType dtype) = 0;
+  /// Element-wise sum over the replicas of the `count` elements of `dtype`
+  /// (int32, int64, float32, float64) at `send`, written to `recv` (the
+  /// same pointer: in place; else the buffers do not overlap). Every
+  /// replica receives the same bits.
+  virtual void all_reduce_sum(const void *send, void *recv, int64_t count,
+                              DType dtype) = 0;
   /// `bytes` at `data` on replica `root` copied to every replica.
   virtual void broadcast(void *data, int64_t bytes, int root) = 0;
   virtual void barrier() = 0;
@@ -50,9 +52,11 @@ void set_communicator(std::shared_ptr<Communicator> comm);
 int replica_rank();
 int num_replicas();
 
-/// all_reduce_sum, then / size for Mean (integers truncate toward zero),
-/// on the current communicator; a no-op for one replica.
-void all_reduce_in_place(void *data, int64_t count, DType dtype, ReduceOp op);
+/// all_reduce_sum from `send` to `recv`, then / size for Mean (integers
+/// truncate toward zero), on the current communicator; a copy (or nothing,
+/// in place) for one replica.
+void all_reduce(const void *send, void *recv, int64_t count, DType dtype,
+                ReduceOp op);
 
 } // namespace tfc::distribute
 
