@@ -32,12 +32,11 @@ using namespace tfc::allocator::detail;
 
 namespace {
 
-constexpr size_t kSmallLimit = 4096; ///< Classes of 64 B up to here.
+constexpr size_t kSmallLimit = 4096;     ///< Classes of 64 B up to here.
 constexpr size_t kNumSmallClasses = kSmallLimit / kAlignment;
-constexpr int kFirstLargeLog = 12; ///< 2^12 == kSmallLimit.
-constexpr int kMaxLog = 60;        ///< Largest class is 2^61 bytes.
-constexpr size_t kNumClasses =
-    kNumSmallClasses + 4 * (kMaxLog - kFirstLargeLog + 1);
+constexpr int kFirstLargeLog = 12;       ///< 2^12 == kSmallLimit.
+constexpr int kMaxLog = 60;              ///< Largest class is 2^61 bytes.
+constexpr size_t kNumClasses = kNumSmallClasses + 4 * (kMaxLog - kFirstLargeLog + 1);
 constexpr size_t kMaxRequest = size_t(1) << 60;
 constexpr size_t kMmapThreshold = size_t(1) << 20;
 constexpr size_t kHugeThreshold = size_t(4) << 20;
@@ -61,8 +60,7 @@ inline void classify(size_t bytes, uint32_t &index, size_t &capacity) {
   size_t base = size_t(1) << k;
   size_t step = base >> 2;
   size_t i = (bytes - base + step - 1) / step; // 1..4
-  index = static_cast<uint32_t>(kNumSmallClasses + 4 * (k - kFirstLargeLog) +
-                                (i - 1));
+  index = static_cast<uint32_t>(kNumSmallClasses + 4 * (k - kFirstLargeLog) + (i - 1));
   capacity = base + i * step;
 }
 
@@ -130,20 +128,10 @@ size_t limitFromEnv() {
     return kDefaultLimit;
   // Accept K/M/G suffixes ("512M").
   switch (*end) {
-  case 'k':
-  case 'K':
-    v <<= 10;
-    break;
-  case 'm':
-  case 'M':
-    v <<= 20;
-    break;
-  case 'g':
-  case 'G':
-    v <<= 30;
-    break;
-  default:
-    break;
+  case 'k': case 'K': v <<= 10; break;
+  case 'm': case 'M': v <<= 20; break;
+  case 'g': case 'G': v <<= 30; break;
+  default: break;
   }
   return static_cast<size_t>(v);
 }
@@ -445,7 +433,9 @@ void set_cache_limit(size_t bytes) {
   g.evictFor(0, bytes);
 }
 
-size_t cache_limit() { return global().limit.load(std::memory_order_relaxed); }
+size_t cache_limit() {
+  return global().limit.load(std::memory_order_relaxed);
+}
 
 void empty_cache() {
   if (ThreadCache *tc = tlCache)

@@ -52,8 +52,9 @@ Tensor full(const std::vector<int64_t> &shape, double value, DType dtype) {
     using E = elem_t<T>;
     E v = static_cast<E>(checkedValue<T>("full", value, dtype));
     E *p = static_cast<E *>(out.unsafe_impl()->data);
-    parallel_for(n, 1,
-                 [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
+    parallel_for(n, 1, [&](int64_t b, int64_t e) {
+      std::fill(p + b, p + e, v);
+    });
   });
   return out;
 }
@@ -108,8 +109,8 @@ Tensor random_uniform(const std::vector<int64_t> &shape, double lo, double hi,
     fail(name, "bounds must be finite, got [", std::to_string(lo), ", ",
          std::to_string(hi), ")");
   if (is_integer(dtype) ? !(lo < hi) : !(lo <= hi))
-    fail(name, "expected lo < hi, got lo = ", std::to_string(lo),
-         " and hi = ", std::to_string(hi), " for ", dtype);
+    fail(name, "expected lo < hi, got lo = ", std::to_string(lo), " and hi = ",
+         std::to_string(hi), " for ", dtype);
   Tensor out = make_tensor(dtype, shape, n);
   std::mt19937_64 gen(seed);
   dispatch_dtype(dtype, [&](auto tag) {

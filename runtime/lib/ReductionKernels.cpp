@@ -30,12 +30,8 @@ template <class T>
 using CArrMap = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 
 /// Accumulator type: unsigned for integers (sums and products wrap).
-template <class T, bool = std::is_integral_v<T>> struct AccOf {
-  using type = T;
-};
-template <class T> struct AccOf<T, true> {
-  using type = std::make_unsigned_t<T>;
-};
+template <class T, bool = std::is_integral_v<T>> struct AccOf { using type = T; };
+template <class T> struct AccOf<T, true> { using type = std::make_unsigned_t<T>; };
 template <class T> using Acc = typename AccOf<T>::type;
 
 /// Combines two partial results of a reduction.
@@ -184,22 +180,17 @@ namespace tfc::kernels {
 
 std::string_view to_string(ReduceKind k) {
   switch (k) {
-  case ReduceKind::Sum:
-    return "reduce_sum";
-  case ReduceKind::Mean:
-    return "reduce_mean";
-  case ReduceKind::Max:
-    return "reduce_max";
-  case ReduceKind::Min:
-    return "reduce_min";
-  case ReduceKind::Prod:
-    return "reduce_prod";
+  case ReduceKind::Sum: return "reduce_sum";
+  case ReduceKind::Mean: return "reduce_mean";
+  case ReduceKind::Max: return "reduce_max";
+  case ReduceKind::Min: return "reduce_min";
+  case ReduceKind::Prod: return "reduce_prod";
   }
   return "<invalid reduction>";
 }
 
-Tensor reduce(ReduceKind kind, const Tensor &x,
-              const std::vector<int64_t> &axes, bool keepdims) {
+Tensor reduce(ReduceKind kind, const Tensor &x, const std::vector<int64_t> &axes,
+              bool keepdims) {
   std::string_view name = to_string(kind);
   if (static_cast<unsigned>(kind) > static_cast<unsigned>(ReduceKind::Prod))
     fail("reduce", "invalid reduction kind ", static_cast<int>(kind));
@@ -237,8 +228,8 @@ Tensor reduce(ReduceKind kind, const Tensor &x,
       fail(name, "cannot reduce over zero elements (shape ", xs, ", axes ",
            axes, ")");
     if (kind == ReduceKind::Mean && is_integer(x.dtype()))
-      fail(name, "mean of zero ", x.dtype(), " elements (shape ", xs, ", axes ",
-           axes, ")");
+      fail(name, "mean of zero ", x.dtype(), " elements (shape ", xs,
+           ", axes ", axes, ")");
   }
   Tensor out = make_tensor(x.dtype(), outShape, outN);
   if (outN == 0)
@@ -326,8 +317,8 @@ Tensor argmax(const Tensor &x, int64_t axis) {
   }
   int64_t outN = outer * inner;
   if (n == 0 && outN > 0)
-    fail(name, "cannot take the argmax over axis ", axis, " of size 0 (shape ",
-         xs, ")");
+    fail(name, "cannot take the argmax over axis ", axis,
+         " of size 0 (shape ", xs, ")");
   Tensor out = make_tensor(DType::Int64, outShape, outN);
   if (outN == 0)
     return out;
