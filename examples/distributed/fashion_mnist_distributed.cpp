@@ -145,7 +145,7 @@ int main(int argc, char **argv) {
     model.fit(xTrain, yTrain,
               {.batch_size = batch,
                .epochs = epochs,
-               .verbose = chief && isatty(1) ? 1 : 0,
+               .verbose = 2, // one line per epoch (on replica 0)
                .callbacks = cbs,
                .seed = 42,
                .initial_epoch = epoch.value().item<int64_t>()});
