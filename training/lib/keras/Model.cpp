@@ -482,17 +482,40 @@ History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
   data::Dataset ds = data::Dataset::from_tensor_slices({xt, yt});
   if (o.shuffle)
     ds = o.seed ? ds.shuffle(xt.shape()[0], o.seed) : ds.shuffle(xt.shape()[0]);
-  ds = ds.batch(o.batch_size);
+  // Under a strategy each replica reads only its rows: shard the shuffled
+  // rows, then batch batch_size / N of them. Replica r's batch i holds rows
+  // i*B + r, i*B + r + N, ... of the shuffled order, so the replicas' batch
+  // i together is the global batch i. A last global batch with fewer rows
+  // than replicas is dropped (every replica must run every step).
+  bool perReplica = false;
+  if (const auto &strategy = state_->options.strategy;
+      strategy && strategy->num_replicas_in_sync() > 1 &&
+      o.batch_size % strategy->num_replicas_in_sync() == 0) {
+    const int64_t n = xt.shape()[0],
+                  replicas = strategy->num_replicas_in_sync();
+    if (const int64_t tail = n % o.batch_size; tail != 0 && tail < replicas)
+      ds = ds.take(n - tail);
+    ds = ds.shard(replicas, strategy->replica_id())
+             .batch(o.batch_size / replicas);
+    perReplica = true;
+  } else {
+    ds = ds.batch(o.batch_size);
+  }
   // Epoch e shuffles with pass e of the seeded stream: a run resumed at
   // initial_epoch (from a checkpoint) sees the orders the uninterrupted run
   // saw. Starting a pass draws its order; its first batch is discarded.
   if (o.shuffle)
     for (int64_t e = 0; e < o.initial_epoch; ++e)
       (void)ds.begin();
-  return fit(ds, std::move(o));
+  return fitBatches(ds, std::move(o), perReplica);
 }
 
 History Model::fit(const data::Dataset &train, FitOptions o) {
+  return fitBatches(train, std::move(o), /*perReplica=*/false);
+}
+
+History Model::fitBatches(const data::Dataset &train, FitOptions o,
+                          bool perReplica) {
   requireCompiled(state_.get(), "fit");
   if (o.epochs < 0 || o.initial_epoch < 0)
     fail("fit: epochs and initial_epoch must be >= 0");
@@ -554,7 +577,8 @@ History Model::fit(const data::Dataset &train, FitOptions o) {
     const size_t per = size_t(state_->options.steps_per_execution);
     for (const std::vector<Tensor> &batch : train) {
       std::vector<Tensor> flat = splitAndCheck("fit", *state_, batch);
-      if (strategy && (flat = strategy->local_part(flat)).empty())
+      if (strategy && !perReplica &&
+          (flat = strategy->local_part(flat)).empty())
         continue; // fewer rows than replicas: every replica skips it
       ensureTrainStep(flat);
       if (per == 1) {

@@ -111,6 +111,10 @@ private:
   /// Builds the weights, the optimizer's slots and the train step before
   /// the first step (`flat`: one batch's inputs and targets).
   void ensureTrainStep(const std::vector<Tensor> &flat);
+  /// fit's loop; `perReplica`: the batches are this replica's part already
+  /// (fit on tensors under a strategy shards before batching).
+  History fitBatches(const data::Dataset &train, FitOptions options,
+                     bool perReplica);
 
   std::shared_ptr<detail::ModelState> state_;
 };
