@@ -15,6 +15,8 @@
 #include <tfc/distribute/Mpi.h>
 #include <tfc/tfc.h>
 
+#include "../fashion_mnist/FashionModels.h"
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -23,20 +25,6 @@
 
 using namespace tfc;
 using namespace tfc::keras;
-
-static Model build(const std::string &kind) {
-  if (kind == "cnn")
-    return Sequential({layers::Conv2D(32, {3, 3}, {.activation = "relu"}),
-                       layers::MaxPooling2D(),
-                       layers::Conv2D(64, {3, 3}, {.activation = "relu"}),
-                       layers::MaxPooling2D(), layers::Flatten(),
-                       layers::Dropout(0.5), layers::Dense(10)},
-                      "fashion_cnn");
-  return Sequential(
-      {layers::Flatten(), layers::Dense(256, {.activation = "relu"}),
-       layers::Dense(128, {.activation = "relu"}), layers::Dense(10)},
-      "fashion_mlp");
-}
 
 int main(int argc, char **argv) {
   std::string kind = "mlp", ckptDir, pidDir;
@@ -90,7 +78,7 @@ int main(int argc, char **argv) {
     Tensor xTest = prepare(test.first);
 
     set_random_seed(42);
-    Model model = build(kind);
+    Model model = build_fashion_model(kind);
     Optimizer opt = optimizers::Adam();
     auto strategy = std::make_shared<distribute::MultiWorkerMirroredStrategy>();
     model.compile(

@@ -12,26 +12,14 @@
 
 #include <tfc/tfc.h>
 
+#include "FashionModels.h"
+
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 using namespace tfc;
 using namespace tfc::keras;
-
-static Model build(const std::string &kind) {
-  if (kind == "cnn")
-    return Sequential({layers::Conv2D(32, {3, 3}, {.activation = "relu"}),
-                       layers::MaxPooling2D(),
-                       layers::Conv2D(64, {3, 3}, {.activation = "relu"}),
-                       layers::MaxPooling2D(), layers::Flatten(),
-                       layers::Dropout(0.5), layers::Dense(10)},
-                      "fashion_cnn");
-  return Sequential(
-      {layers::Flatten(), layers::Dense(256, {.activation = "relu"}),
-       layers::Dense(128, {.activation = "relu"}), layers::Dense(10)},
-      "fashion_mlp");
-}
 
 int main(int argc, char **argv) {
   std::string kind = "mlp", out = ".";
@@ -64,7 +52,7 @@ int main(int argc, char **argv) {
     Tensor xTrain = prepare(train.first), xTest = prepare(test.first);
 
     set_random_seed(42);
-    Model model = build(kind);
+    Model model = build_fashion_model(kind);
     Optimizer opt = optimizers::Adam();
     model.compile(
         {.optimizer = opt,
@@ -90,7 +78,7 @@ int main(int argc, char **argv) {
     std::string saved = ckpt.save(out + "/" + kind + "-ckpt");
     std::printf("saved %s and %s\n", weights.c_str(), saved.c_str());
 
-    Model fresh = build(kind);
+    Model fresh = build_fashion_model(kind);
     fresh.build(kind == "cnn" ? Shape{-1, 28, 28, 1} : Shape{-1, 28, 28});
     fresh.load_weights(weights);
     fresh.compile(
