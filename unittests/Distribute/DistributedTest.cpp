@@ -107,7 +107,10 @@ TEST(Strategy, ReduceGradientsWeighsReplicasByTheirRows) {
   std::vector<Tensor> g = {full({2}, r() + 1, DType::Float32),
                            full({3}, r() + 1, DType::Float64),
                            full({1, 2}, -(r() + 1), DType::Float32)};
-  std::vector<Tensor> out = s.reduce_gradients(g, r() + 1);
+  // Summed alongside, unweighted (a metric's total and count).
+  std::vector<Tensor> sums = {full({2}, r() + 1, DType::Float32)};
+  std::vector<Tensor> out = s.reduce_gradients(g, r() + 1, &sums);
+  EXPECT_EQ(sums[0].to_vector<float>()[1], float(n() * (n() + 1) / 2));
   double num = 0, den = 0;
   for (int k = 1; k <= n(); ++k)
     num += double(k) * k, den += k;

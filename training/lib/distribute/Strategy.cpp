@@ -20,11 +20,17 @@ MultiWorkerMirroredStrategy::MultiWorkerMirroredStrategy(
         std::to_string(options_.bucket_bytes));
 }
 
-std::vector<Tensor>
-MultiWorkerMirroredStrategy::reduce_gradients(const std::vector<Tensor> &grads,
-                                              int64_t rows) const {
+std::vector<Tensor> MultiWorkerMirroredStrategy::reduce_gradients(
+    const std::vector<Tensor> &grads, int64_t rows,
+    std::vector<Tensor> *also_sum) const {
   if (size() == 1)
     return grads;
+  if (also_sum)
+    for (const Tensor &t : *also_sum)
+      if (!t.defined() || !is_floating(t.dtype()))
+        throw InvalidArgumentError(
+            "MultiWorkerMirroredStrategy: also_sum holds an undefined or "
+            "non-float tensor");
   // Buckets per dtype, filled from the last gradient back (the backward
   // pass produces the last layer's first).
   struct Bucket {
@@ -54,6 +60,8 @@ MultiWorkerMirroredStrategy::reduce_gradients(const std::vector<Tensor> &grads,
     buckets[it->second].members.push_back(k);
     buckets[it->second].bytes += bytes;
   }
+  if (buckets.empty() && also_sum && !also_sum->empty())
+    buckets.push_back({DType::Float32, {}, 0}); // the sums travel alone
   std::vector<Tensor> out(grads.size());
   Tensor total; // sum of the replicas' rows, from the first bucket
   for (size_t b = 0; b < buckets.size(); ++b) {
@@ -62,13 +70,28 @@ MultiWorkerMirroredStrategy::reduce_gradients(const std::vector<Tensor> &grads,
     std::vector<Tensor> parts;
     for (size_t k : bk.members)
       parts.push_back(reshape(grads[k] * n, {-1}));
-    if (b == 0)
+    // The first bucket also carries the rows, then the plain sums.
+    int64_t extra = 0;
+    if (b == 0) {
       parts.push_back(reshape(n, {1}));
+      if (also_sum)
+        for (const Tensor &t : *also_sum) {
+          parts.push_back(reshape(cast(t, bk.dtype), {-1}));
+          extra += t.numel();
+        }
+    }
     Tensor flat = parts.size() == 1 ? parts[0] : concat(parts, 0);
     Tensor summed = all_reduce(flat, ReduceOp::Sum);
     if (b == 0) {
-      int64_t last = summed.shape()[0] - 1;
-      total = reshape(slice(summed, {last}, {1}), {});
+      int64_t at = summed.shape()[0] - extra - 1;
+      total = reshape(slice(summed, {at}, {1}), {});
+      if (also_sum)
+        for (Tensor &t : *also_sum) {
+          ++at;
+          Tensor s = slice(summed, {at}, {t.numel()});
+          at += t.numel() - 1;
+          t = cast(reshape(s, t.shape()), t.dtype());
+        }
     }
     Tensor scale = 1.0 / cast(total, bk.dtype);
     int64_t at = 0;

@@ -105,14 +105,33 @@ struct ModelState {
 
 namespace {
 
-/// One train step on one batch (inputs then targets).
+/// One train step on one batch (inputs then targets). Under a strategy
+/// the metrics' updates (their state Variables' changes) ride in the
+/// gradients' first all_reduce, so every replica's metrics hold the sums
+/// over all replicas' rows without a collective of their own.
 Tensor trainStep(ModelState *m, const std::vector<Tensor> &flat) {
   std::vector<Variable> vars = m->network.trainable_variables();
+  const auto &strategy = m->options.strategy;
+  std::vector<Variable> states;
+  std::vector<Tensor> before;
+  if (strategy && strategy->num_replicas_in_sync() > 1)
+    for (const Metric &metric : m->metrics)
+      for (const Variable &v : metric.variables()) {
+        states.push_back(v);
+        before.push_back(v.value());
+      }
   GradientTape tape;
   Tensor loss = m->step(flat, true);
   std::vector<Tensor> grads = tape.gradient(loss, vars);
-  if (const auto &strategy = m->options.strategy)
-    grads = strategy->reduce_gradients(grads, flat[0].shape()[0]);
+  if (strategy) {
+    std::vector<Tensor> updates;
+    for (size_t i = 0; i < states.size(); ++i)
+      updates.push_back(states[i].value() - before[i]);
+    grads = strategy->reduce_gradients(grads, flat[0].shape()[0],
+                                       states.empty() ? nullptr : &updates);
+    for (size_t i = 0; i < states.size(); ++i)
+      states[i].assign(before[i] + updates[i]);
+  }
   m->options.optimizer.apply_gradients(grads, vars);
   return loss;
 }
@@ -257,11 +276,12 @@ callbacks::Logs readMetrics(const std::vector<Metric> &ms,
   return logs;
 }
 
-/// The metrics' values over every replica: their state Variables (sums
-/// and counts) summed across replicas for the read, then restored, so each
-/// replica goes on accumulating its own.
-callbacks::Logs readMetrics(const detail::ModelState &s,
-                            const std::string &prefix = "") {
+/// The metrics' values over every replica after replica-local updates
+/// (evaluate's test steps): their state Variables (sums and counts) summed
+/// across replicas for the read, then restored. Train steps sum their
+/// updates across replicas themselves (trainStep).
+callbacks::Logs readMetricsAcrossReplicas(const detail::ModelState &s,
+                                          const std::string &prefix = "") {
   const auto &strategy = s.options.strategy;
   if (!strategy || strategy->num_replicas_in_sync() == 1)
     return readMetrics(s.metrics, prefix);
@@ -445,7 +465,7 @@ Model::train_on_batch(const std::vector<Tensor> &x,
   ensureTrainStep(flat);
   resetMetrics(state_->metrics);
   callFlat(*state_->train, flat);
-  return readMetrics(*state_);
+  return readMetrics(state_->metrics);
 }
 
 History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
@@ -569,7 +589,7 @@ History Model::fitBatches(const data::Dataset &train, FitOptions o,
         callFlat(*state_->multi, stacked);
       }
       step += int64_t(batches.size());
-      logs = readMetrics(*state_);
+      logs = readMetrics(state_->metrics);
       // Keras calls the batch hooks once per execution.
       for (Callback &c : cbs)
         c->on_train_batch_end(step - 1, logs);
@@ -636,7 +656,7 @@ std::map<std::string, double> Model::evaluate(const data::Dataset &ds) {
       build(flat[0].shape());
     callFlat(*state_->test, flat);
   }
-  return readMetrics(*state_);
+  return readMetricsAcrossReplicas(*state_);
 }
 
 std::map<std::string, double> Model::evaluate(const Tensor &x, const Tensor &y,

@@ -46,9 +46,12 @@ public:
   /// The replicas' gradients combined as one batch of all their rows:
   /// sum_r rows_r * g_r / sum_r rows_r, where g_r are the mean gradients
   /// of replica r's `rows` rows (float32/float64). Traceable; one
-  /// all_reduce per bucket.
-  std::vector<Tensor> reduce_gradients(const std::vector<Tensor> &grads,
-                                       int64_t rows) const;
+  /// all_reduce per bucket. `also_sum` (optional): float tensors summed
+  /// over the replicas in the first bucket's collective, unweighted, and
+  /// replaced by their sums (fit sums its metrics' updates so).
+  std::vector<Tensor>
+  reduce_gradients(const std::vector<Tensor> &grads, int64_t rows,
+                   std::vector<Tensor> *also_sum = nullptr) const;
 
   /// Rows [n * r / N, n * (r + 1) / N) of each tensor for replica r of N
   /// (n: their common first dim). Empty when n < N: every replica then
