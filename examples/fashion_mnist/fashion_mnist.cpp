@@ -1,6 +1,7 @@
 //===- fashion_mnist.cpp - train a Keras-style model on Fashion-MNIST -----===//
 //
 //   fashion_mnist [--model=mlp|cnn] [--epochs=N] [--batch=N] [--out=DIR]
+//                 [--seed=N]
 //
 // Loads Fashion-MNIST from the Debian package dataset-fashion-mnist, builds
 // a model, trains it with a compiled train step and a progress bar,
@@ -24,6 +25,7 @@ using namespace tfc::keras;
 int main(int argc, char **argv) {
   std::string kind = "mlp", out = ".";
   int64_t epochs = 5, batch = 128;
+  uint64_t seed = 42;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--model=", 0) == 0)
@@ -32,12 +34,14 @@ int main(int argc, char **argv) {
       epochs = std::stoll(a.substr(9));
     else if (a.rfind("--batch=", 0) == 0)
       batch = std::stoll(a.substr(8));
+    else if (a.rfind("--seed=", 0) == 0)
+      seed = std::stoull(a.substr(7));
     else if (a.rfind("--out=", 0) == 0)
       out = a.substr(6);
     else {
       std::fprintf(stderr,
                    "usage: %s [--model=mlp|cnn] [--epochs=N] "
-                   "[--batch=N] [--out=DIR]\n",
+                   "[--batch=N] [--out=DIR] [--seed=N]\n",
                    argv[0]);
       return 2;
     }
@@ -51,7 +55,7 @@ int main(int argc, char **argv) {
     };
     Tensor xTrain = prepare(train.first), xTest = prepare(test.first);
 
-    set_random_seed(42);
+    set_random_seed(seed);
     Model model = build_fashion_model(kind);
     Optimizer opt = optimizers::Adam();
     model.compile(
@@ -66,7 +70,7 @@ int main(int argc, char **argv) {
                   {.batch_size = batch,
                    .epochs = epochs,
                    .validation_data = std::make_pair(xTest, test.second),
-                   .seed = 42});
+                   .seed = seed});
     auto res = model.evaluate(xTest, test.second, 256);
     std::printf("test loss %.4f, test accuracy %.4f\n", res["loss"],
                 res["accuracy"]);
