@@ -121,6 +121,22 @@ TEST(Strategy, ReduceGradientsWeighsReplicasByTheirRows) {
   EXPECT_FLOAT_EQ(out[2].to_vector<float>()[1], float(-num / den));
 }
 
+// Replicas built alike hold the same dropout stream; on_replica (called
+// by fit under a strategy) gives each its own, so their masks differ.
+TEST(Strategy, DropoutDrawsItsOwnMaskOnEachReplica) {
+  set_random_seed(9);
+  Layer d = layers::Dropout(0.5);
+  (void)d(ones({1, 256}), false);
+  d.get()->on_replica(r(), n());
+  Tensor mask = d(ones({1, 256}), true);
+  Tensor mean = distribute::all_reduce(mask, distribute::ReduceOp::Mean);
+  float spread = reduce_max(abs(mean - mask)).item<float>();
+  if (n() > 1)
+    EXPECT_GT(spread, 0.f);
+  else
+    EXPECT_EQ(spread, 0.f);
+}
+
 Tensor scaled(const Tensor &images) {
   return cast(images, DType::Float32) / 255.0f;
 }

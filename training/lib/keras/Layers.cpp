@@ -229,6 +229,12 @@ public:
       return x;
     return dropout(x, rate, gen);
   }
+  /// Replicas built alike hold the same stream; each takes its own part
+  /// of a split (the same split on every replica), so their masks differ.
+  void on_replica(int replica, int replicas) override {
+    if (replicas > 1)
+      gen = gen.split(replicas)[size_t(replica)];
+  }
 
 private:
   double rate;

@@ -316,6 +316,13 @@ void resetMetrics(std::vector<Metric> ms) {
     m.reset_state();
 }
 
+/// f on `l` and every layer below it.
+template <class F> void forEachLayer(const Layer &l, const F &f) {
+  f(l);
+  for (const Layer &child : l.layers())
+    forEachLayer(child, f);
+}
+
 /// The first `n` rows of t, or rows [begin, begin + n).
 Tensor rows(const Tensor &t, int64_t begin, int64_t n) {
   std::vector<int64_t> b(size_t(t.rank()), 0), s = t.shape();
@@ -451,6 +458,10 @@ void Model::ensureTrainStep(const std::vector<Tensor> &flat) {
         strategy && strategy->num_replicas_in_sync() > 1) {
       distribute::broadcast(state_->network.variables());
       distribute::broadcast(state_->options.optimizer.variables());
+      forEachLayer(state_->network, [&](const Layer &l) {
+        l.get()->on_replica(strategy->replica_id(),
+                            strategy->num_replicas_in_sync());
+      });
     }
     state_->train.emplace(TrainStep{state_.get()},
                           FunctionOptions{.name = "train_step"});

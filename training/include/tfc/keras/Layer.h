@@ -142,6 +142,11 @@ public:
                                          bool training);
   virtual size_t num_inputs() const { return 1; }
   virtual size_t num_outputs() const { return 1; }
+  /// Data-parallel training (MultiWorkerMirroredStrategy) runs this layer
+  /// as replica `replica` of `replicas`, called eagerly before the train
+  /// step is traced. Layers that draw random numbers in training take a
+  /// stream of their own here (Dropout); the default does nothing.
+  virtual void on_replica(int replica, int replicas) {}
 
   const std::string &name() const;
   bool built() const { return built_; }
