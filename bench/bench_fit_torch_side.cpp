@@ -91,6 +91,24 @@ public:
     return r;
   }
 
+  double accuracy(const float *x, const int32_t *y, int64_t n) override {
+    torch::NoGradGuard noGrad;
+    model_->eval();
+    torch::Tensor xs = torch::from_blob(const_cast<float *>(x), {n, 28, 28, 1})
+                           .permute({0, 3, 1, 2})
+                           .contiguous();
+    torch::Tensor ys =
+        torch::from_blob(const_cast<int32_t *>(y), {n}, torch::kInt32)
+            .to(torch::kLong);
+    int64_t right = 0;
+    for (int64_t b = 0; b < n; b += 256) {
+      int64_t e = std::min(n, b + 256);
+      torch::Tensor pred = model_->forward(xs.slice(0, b, e)).argmax(1);
+      right += pred.eq(ys.slice(0, b, e)).sum().item<int64_t>();
+    }
+    return double(right) / double(n);
+  }
+
 private:
   int64_t n_, batch_;
   at::Generator gen_;

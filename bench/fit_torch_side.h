@@ -36,6 +36,9 @@ public:
   virtual ~TorchTrainer();
   /// One pass over the n examples (the last batch may be smaller).
   virtual EpochLosses epoch() = 0;
+  /// The fraction of `n` images (NHWC float32) whose argmax is the label,
+  /// in eval mode (no dropout).
+  virtual double accuracy(const float *x, const int32_t *y, int64_t n) = 0;
 };
 
 /// torch::set_num_threads (intra-op threads), when it differs.
