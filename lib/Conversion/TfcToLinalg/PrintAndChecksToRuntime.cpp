@@ -123,8 +123,9 @@ struct PrintLowering : public OpConversionPattern<PrintOp> {
 ///                               %out as memref<*xf32>)
 ///   %r = bufferization.to_tensor %out restrict writable
 /// The call is opaque to the passes after this one, so it is neither
-/// removed nor moved; the runtime copies %x (any layout) into %out and
-/// reduces in place (JIT.cpp, tfcAllReduce).
+/// removed nor moved; the runtime reduces %x into %out (a strided %x is
+/// gathered into %out first, then reduced in place; JIT.cpp,
+/// tfcAllReduce).
 struct AllReduceLowering : public OpConversionPattern<AllReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
