@@ -11,7 +11,6 @@
 #include "tfc/runtime/Error.h"
 
 #include <cstring>
-
 #include <mutex>
 
 namespace tfc::distribute {
