@@ -21,7 +21,6 @@
 #include <string>
 #include <vector>
 
-
 using namespace tfc;
 using namespace tfc::test;
 namespace fs = std::filesystem;
