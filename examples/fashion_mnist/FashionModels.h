@@ -1,5 +1,4 @@
-//===- FashionModels.h - The Fashion-MNIST models of the examples -*- C++
-//-*-===//
+//===- FashionModels.h - Fashion-MNIST models of the examples -*- C++ -*-===//
 //
 // The MLP (784-256-128-10) and the CNN (Keras's simple convnet) that
 // examples/fashion_mnist and examples/distributed train.

@@ -1,7 +1,7 @@
 //===- fashion_mnist.cpp - train a Keras-style model on Fashion-MNIST -----===//
 //
 //   fashion_mnist [--model=mlp|cnn] [--epochs=N] [--batch=N] [--out=DIR]
-//                 [--seed=N]
+//                 [--seed=N] [--lr=X] [--cosine]
 //
 // Loads Fashion-MNIST from the Debian package dataset-fashion-mnist, builds
 // a model, trains it with a compiled train step and a progress bar,
@@ -26,6 +26,8 @@ int main(int argc, char **argv) {
   std::string kind = "mlp", out = ".";
   int64_t epochs = 5, batch = 128;
   uint64_t seed = 42;
+  bool cosine = false;
+  double lr = 1e-3;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--model=", 0) == 0)
@@ -38,10 +40,15 @@ int main(int argc, char **argv) {
       seed = std::stoull(a.substr(7));
     else if (a.rfind("--out=", 0) == 0)
       out = a.substr(6);
+    else if (a == "--cosine")
+      cosine = true;
+    else if (a.rfind("--lr=", 0) == 0)
+      lr = std::stod(a.substr(5));
     else {
       std::fprintf(stderr,
                    "usage: %s [--model=mlp|cnn] [--epochs=N] "
-                   "[--batch=N] [--out=DIR] [--seed=N]\n",
+                   "[--batch=N] [--out=DIR] [--seed=N] [--lr=X] "
+                   "[--cosine]\n",
                    argv[0]);
       return 2;
     }
@@ -57,7 +64,15 @@ int main(int argc, char **argv) {
 
     set_random_seed(seed);
     Model model = build_fashion_model(kind);
-    Optimizer opt = optimizers::Adam();
+    // Adam (1e-3 unless --lr); --cosine decays it to 0 over the run
+    // (Keras's CosineDecay).
+    optimizers::AdamOptions adam;
+    adam.learning_rate = lr;
+    if (cosine) {
+      int64_t steps = (xTrain.shape()[0] + batch - 1) / batch;
+      adam.schedule = schedules::CosineDecay(lr, steps * epochs);
+    }
+    Optimizer opt = optimizers::Adam(adam);
     model.compile(
         {.optimizer = opt,
          .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),

@@ -403,11 +403,38 @@ mlir::Value IRTrace::buildKernelOp(
 
 mlir::Value IRTrace::broadcastTo(mlir::Value v,
                                  const std::vector<int64_t> &shape,
-                                 mlir::Location loc) {
+                                 mlir::Location loc,
+                                 llvm::ArrayRef<mlir::Value> others) {
   auto type = mlir::cast<mlir::RankedTensorType>(v.getType());
   auto target = type.clone(tensorType(ctx, DType::Float32, shape).getShape());
   if (target == type)
     return v;
+  // Dynamic target dims `v` has no run-time size for (BroadcastToOp::
+  // dynamicDimSource): absent, or a static 1.
+  llvm::SmallVector<int64_t> unsized;
+  int64_t offset = target.getRank() - type.getRank();
+  for (int64_t i = 0; i < target.getRank(); ++i)
+    if (target.isDynamicDim(i) &&
+        (i < offset || type.getDimSize(i - offset) == 1))
+      unsized.push_back(i);
+  if (!unsized.empty())
+    for (mlir::Value o : others) {
+      auto ot = mlir::cast<mlir::RankedTensorType>(o.getType());
+      int64_t off = target.getRank() - ot.getRank();
+      if (llvm::all_of(unsized, [&](int64_t i) {
+            return i >= off && ot.isDynamicDim(i - off);
+          }))
+        return buildKernelOp(OpKind::BroadcastTo, {v, o}, loc, {}, target);
+    }
+  // Nothing sizes those dims (a static 1 alone would size one as 1, not as
+  // the operand that is dynamic there; one broadcast cannot take dims from
+  // two operands): a reduce_retracing trace falls back to static shapes.
+  if (!unsized.empty())
+    throw InvalidArgumentError(
+        "broadcast_to: cannot broadcast shape " +
+        shape_to_string(std::vector<int64_t>(type.getShape())) + " to " +
+        shape_to_string(shape) +
+        ": no other operand has every dynamic dim it lacks");
   return buildKernelOp(OpKind::BroadcastTo, {v}, loc, {}, target);
 }
 
@@ -453,8 +480,9 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     } catch (...) {
       rethrow_with_location(srcLoc);
     }
-    vals[0] = broadcastTo(vals[0], shape, loc);
-    vals[1] = broadcastTo(vals[1], shape, loc);
+    mlir::Value a = vals[0], b = vals[1];
+    vals[0] = broadcastTo(a, shape, loc, {b});
+    vals[1] = broadcastTo(b, shape, loc, {a});
     if (kind == OpKind::Cmp) {
       // The dialect orders i1 (false < true); the API, like eager, does not.
       if (inputs[0].dtype() == DType::Bool &&
@@ -479,8 +507,10 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     } catch (...) {
       rethrow_with_location(srcLoc);
     }
-    for (auto &v : vals)
-      v = broadcastTo(v, shape, loc);
+    llvm::SmallVector<mlir::Value> orig = vals;
+    for (size_t i = 0; i < 3; ++i)
+      vals[i] = broadcastTo(orig[i], shape, loc,
+                            {orig[(i + 1) % 3], orig[(i + 2) % 3]});
     break;
   }
   case OpKind::Cast:
@@ -565,8 +595,9 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     std::vector<int64_t> fullA = batch, fullB = batch;
     fullA.insert(fullA.end(), a.end() - 2, a.end());
     fullB.insert(fullB.end(), b.end() - 2, b.end());
-    vals[0] = broadcastTo(vals[0], fullA, loc);
-    vals[1] = broadcastTo(vals[1], fullB, loc);
+    mlir::Value va = vals[0], vb = vals[1];
+    vals[0] = broadcastTo(va, fullA, loc, {vb});
+    vals[1] = broadcastTo(vb, fullB, loc, {va});
     break;
   }
   case OpKind::ReduceSum:

@@ -211,8 +211,10 @@ struct KernelPlan {
   /// The op is the identity on its operand (reductions and squeeze with no
   /// axes: the dialect's meaning, where the runtime's would be "all axes").
   bool identity = false;
-  /// broadcast_to with dynamic dims in its target: resolved per run.
-  bool resolveBroadcast = false;
+  /// broadcast_to with dynamic dims in its target: per dim of the target,
+  /// the operand (0) or `like` (1) and its dim that size it at run time
+  /// (BroadcastToOp::dynamicDimSource); empty when the target is static.
+  SmallVector<std::pair<unsigned, int64_t>> broadcastSources;
   /// Elementwise with several operands: shapes must agree at run time (the
   /// dialect never broadcasts implicitly; the kernels would).
   bool sameShapeOperands = false;
@@ -499,8 +501,21 @@ KernelPlan &Interpreter::Impl::plan(Operation *op, OpKind kind) {
                          ": more than one dynamic dim" +
                          locationSuffix(op->getLoc()));
   }
-  if (kind == OpKind::BroadcastTo)
-    p.resolveBroadcast = llvm::is_contained(p.attrs.shape, -1);
+  if (auto bcast = dyn_cast<mlir::tfc::BroadcastToOp>(op);
+      bcast && llvm::is_contained(p.attrs.shape, -1)) {
+    for (size_t i = 0; i < p.attrs.shape.size(); ++i) {
+      auto source = p.attrs.shape[i] < 0 ? bcast.dynamicDimSource(i)
+                                         : std::nullopt;
+      if (p.attrs.shape[i] < 0 && !source)
+        throw CompileError(opName(op) + ": dynamic dim " + std::to_string(i) +
+                           " of the target has no operand dim to take its "
+                           "size from" +
+                           locationSuffix(op->getLoc()));
+      p.broadcastSources.emplace_back(
+          source ? unsigned(source->first == bcast.getLike()) : 0u,
+          source ? source->second : -1);
+    }
+  }
   p.sameShapeOperands =
       op->hasTrait<mlir::OpTrait::Elementwise>() && op->getNumOperands() > 1;
   return plans.try_emplace(op, std::move(p)).first->second;
@@ -525,25 +540,28 @@ void Interpreter::Impl::runKernel(Operation *op, OpKind kind, Env &env) {
               " differ at run time; elementwise ops do not broadcast");
     if (p.identity) {
       result = inputs.front();
-    } else if (p.resolveBroadcast) {
-      // A dynamic target dim takes the aligned operand dim.
+    } else if (!p.broadcastSources.empty()) {
       OpAttrs attrs = p.attrs;
-      const auto &in = inputs.front().shape();
-      int64_t lead = static_cast<int64_t>(attrs.shape.size()) -
-                     static_cast<int64_t>(in.size());
-      for (size_t i = 0; i < attrs.shape.size(); ++i) {
-        if (attrs.shape[i] >= 0)
-          continue;
-        int64_t j = static_cast<int64_t>(i) - lead;
-        if (j < 0)
-          throw InvalidArgumentError(
-              opName(op) + ": dynamic dim " + std::to_string(i) +
-              " of the target has no operand dim to take its size from "
-              "(operand shape " +
-              shape_to_string(in) + ")");
-        attrs.shape[i] = in[j];
+      for (size_t i = 0; i < attrs.shape.size(); ++i)
+        if (attrs.shape[i] < 0) {
+          auto [from, dim] = p.broadcastSources[i];
+          attrs.shape[i] = inputs[from].shape()[size_t(dim)];
+        }
+      // `like` must fit the result (its dims equal or 1), as the JIT checks.
+      if (inputs.size() > 1) {
+        const auto &like = inputs[1].shape();
+        size_t off = attrs.shape.size() - like.size();
+        for (size_t k = 0; k < like.size(); ++k)
+          if (like[k] != 1 && like[k] != attrs.shape[k + off])
+            throw InvalidArgumentError(
+                opName(op) + ": cannot broadcast a tensor of shape " +
+                shape_to_string(inputs[0].shape()) + " like a tensor of shape " +
+                shape_to_string(like) + " to " +
+                typeToString(op->getResult(0).getType()));
       }
-      result = execute(p.kind, inputs.data(), inputs.size(), attrs);
+      result = execute(p.kind, inputs.data(), 1, attrs);
+    } else if (p.kind == OpKind::BroadcastTo) {
+      result = execute(p.kind, inputs.data(), 1, p.attrs); // `like`: unread
     } else {
       result = execute(p.kind, inputs.data(), inputs.size(), p.attrs);
     }

@@ -332,36 +332,6 @@ bool fits(const std::vector<std::vector<int64_t>> &shapes,
   return true;
 }
 
-/// tfc.broadcast_to has no operand for the runtime size of a dynamic result
-/// dim: the lowering (lib/Conversion/TfcToLinalg/ElementwiseToLinalg.cpp,
-/// BroadcastToLowering)
-/// takes it from the aligned input dim. With no aligned dim (a lower-rank
-/// operand such as a bias or a scalar) it fails to legalize; with a static
-/// aligned dim of 1 it produces a tensor of size 1 where the trace meant the
-/// other operand's size. A dynamic-shape trace containing either is
-/// rejected here, so the function keeps tracing per shape (correct, slower).
-void checkDynamicBroadcasts(mlir::ModuleOp module) {
-  std::string problem;
-  module.walk([&](mlir::Operation *op) {
-    if (!problem.empty() || op->getName().getStringRef() != "tfc.broadcast_to")
-      return;
-    auto in =
-        mlir::dyn_cast<mlir::RankedTensorType>(op->getOperand(0).getType());
-    auto out =
-        mlir::dyn_cast<mlir::RankedTensorType>(op->getResult(0).getType());
-    if (!in || !out)
-      return;
-    int64_t offset = out.getRank() - in.getRank();
-    for (int64_t i = 0; i < out.getRank(); ++i)
-      if (out.isDynamicDim(i) && (i < offset || !in.isDynamicDim(i - offset)))
-        problem = "tfc.broadcast_to from " + typeString(in) + " to " +
-                  typeString(out) + " cannot take dim " + std::to_string(i) +
-                  "'s runtime size from its operand";
-  });
-  if (!problem.empty())
-    throw CompileError("reduce_retracing: " + problem);
-}
-
 std::vector<std::vector<int64_t>> shapesOf(const CallArgs &args) {
   std::vector<std::vector<int64_t>> out;
   for (const Tensor *t : args.tensors)
@@ -881,8 +851,6 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
   std::vector<std::vector<int64_t>> relaxedShapes = session->relaxedShapes;
   try {
     auto module = session->finish(outputs);
-    if (!relaxedShapes.empty())
-      checkDynamicBroadcasts(*module);
     concrete->variables = session->variables;
     concrete->numTensorArgs = args.tensors.size();
     concrete->numUserResults = outputs.size();

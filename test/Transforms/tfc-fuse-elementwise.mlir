@@ -104,15 +104,32 @@ func.func @single(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // -----
 
 // Dynamic dims: the size comes from %x, read at the iteration space's shape;
-// the row broadcast is affine (its dims are a static 1 and a matching 4). (A
-// broadcast to a dynamic leading dim does not verify: nothing sizes it.)
+// the row broadcast is affine (its dims are a static 1 and a matching 4). Its
+// `like` operand sizes the dynamic dim outside a fusion; inside, the
+// iteration space does, so the fused copy has none and %x is not an extra
+// input. (A broadcast to a dim nothing sizes does not verify.)
 // CHECK-LABEL: func @dynamic
 // CHECK: tfc.fusion loop(%{{.*}}, %{{.*}}) : (tensor<1x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
-// CHECK: tfc.broadcast_to
+// CHECK: tfc.broadcast_to %{{[a-z0-9]+}} : tensor<1x4xf32> to tensor<?x4xf32>
 // CHECK: tfc.add
 // CHECK: tfc.relu
 func.func @dynamic(%x: tensor<?x4xf32>, %b: tensor<1x4xf32>) -> tensor<?x4xf32> {
-  %bb = tfc.broadcast_to %b : tensor<1x4xf32> to tensor<?x4xf32>
+  %bb = tfc.broadcast_to %b like %x : tensor<1x4xf32> to tensor<?x4xf32> like tensor<?x4xf32>
+  %0 = tfc.add %x, %bb : tensor<?x4xf32>
+  %1 = tfc.relu %0 : tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
+}
+
+// -----
+
+// A lower-rank bias broadcast like a dynamic batch: fused, no `like` inside.
+// CHECK-LABEL: func @bias_like
+// CHECK: tfc.fusion loop(%{{.*}}, %{{.*}}) : (tensor<4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: tfc.broadcast_to %{{[a-z0-9]+}} : tensor<4xf32> to tensor<?x4xf32>
+// CHECK-NOT: like
+// CHECK: tfc.yield
+func.func @bias_like(%x: tensor<?x4xf32>, %b: tensor<4xf32>) -> tensor<?x4xf32> {
+  %bb = tfc.broadcast_to %b like %x : tensor<4xf32> to tensor<?x4xf32> like tensor<?x4xf32>
   %0 = tfc.add %x, %bb : tensor<?x4xf32>
   %1 = tfc.relu %0 : tensor<?x4xf32>
   return %1 : tensor<?x4xf32>

@@ -348,9 +348,8 @@ TEST(Function, SymbolicTensorKeptFromATraceIsRejected) {
 // reduce_retracing
 //===----------------------------------------------------------------------===//
 
-/// A small dense network without a bias (no broadcast into the batch dim,
-/// see ReduceRetracingFallsBackForBroadcastsIntoDynamicDims): matmul,
-/// elementwise, a reduction and a softmax over the features.
+/// A small dense network without a bias: matmul, elementwise, a reduction
+/// and a softmax over the features.
 std::pair<Tensor, Tensor> denseNoBias(const Tensor &x, const Tensor &w) {
   Tensor h = matmul(x, w);
   Tensor y = tanh(h) * sigmoid(h) - x;
@@ -406,10 +405,10 @@ TEST(Function, ReduceRetracingGeneralisesAgainForANewDim) {
   EXPECT_EQ(f.tracing_count(), 5);
 }
 
-TEST(Function, ReduceRetracingFallsBackForBroadcastsIntoDynamicDims) {
-  // A bias (rank 1, or 1 x n) or a scalar broadcast into the dynamic batch
-  // dim is not expressible by tfc.broadcast_to: the dynamic-shape trace is
-  // rejected and the function traces per shape, with right results.
+TEST(Function, ReduceRetracingBroadcastsABiasIntoTheDynamicBatch) {
+  // A bias (rank 1, or 1 x n) broadcast into the dynamic batch dim is
+  // broadcast `like` the matmul's result: one dynamic-shape trace serves
+  // every batch (but 1, which may broadcast, see fits() in Tracing.cpp).
   FunctionOptions options;
   options.reduce_retracing = true;
   Tensor w = random_uniform({8, 4}, -0.5, 0.5, 1);
@@ -419,14 +418,36 @@ TEST(Function, ReduceRetracingFallsBackForBroadcastsIntoDynamicDims) {
       return relu(matmul(x, w) + b) * 2.f;
     };
     auto f = function(dense, options);
-    for (int64_t batch : {1, 3, 2, 5}) {
+    for (int64_t batch : {2, 3, 5, 7, 64}) {
       Tensor x = random_uniform({batch, 8}, -1, 1, uint64_t(batch));
       Tensor r = f(x, w, b);
       EXPECT_EQ(r.shape(), (std::vector<int64_t>{batch, 4}));
       EXPECT_LT(maxAbsDiff(r, dense(x, w, b)), 1e-5f) << "batch " << batch;
     }
-    EXPECT_EQ(f.tracing_count(), 4);
+    EXPECT_EQ(f.tracing_count(), 2);
+    EXPECT_NE(f.ir("tfc").find(" like %"), std::string::npos) << f.ir("tfc");
   }
+}
+
+TEST(Function, ReduceRetracingFallsBackWhenNoOperandSizesABroadcast) {
+  // where(c [n, 1], a [1, m], b []): b's broadcast needs n from c and m from
+  // a; one broadcast takes its sizes from one operand, so the dynamic-shape
+  // trace is dropped and each shape traces on its own, with right results.
+  FunctionOptions options;
+  options.reduce_retracing = true;
+  auto pick = [](const Tensor &c, const Tensor &a, const Tensor &b) {
+    return where(c > 0.f, a, b);
+  };
+  auto f = function(pick, options);
+  for (int64_t n : {2, 3, 4}) {
+    Tensor c = random_uniform({n, 1}, -1, 1, uint64_t(n));
+    Tensor a = random_uniform({1, n + 1}, -1, 1, uint64_t(n + 10));
+    Tensor b = constant(7.f);
+    Tensor r = f(c, a, b);
+    EXPECT_EQ(r.shape(), (std::vector<int64_t>{n, n + 1}));
+    EXPECT_LT(maxAbsDiff(r, pick(c, a, b)), 1e-6f) << "n " << n;
+  }
+  EXPECT_EQ(f.tracing_count(), 3);
 }
 
 TEST(Function, ReduceRetracingOffTracesPerShape) {

@@ -107,8 +107,12 @@ protected:
                             mlir::Type resultType = {},
                             std::string_view apiName = {},
                             const std::source_location *srcLoc = nullptr);
+  /// `v` broadcast to `shape`; a dynamic dim `v` cannot size takes its
+  /// size from the first of `others` (the op's other operands) that has it,
+  /// as the broadcast's `like` operand.
   mlir::Value broadcastTo(mlir::Value v, const std::vector<int64_t> &shape,
-                          mlir::Location loc);
+                          mlir::Location loc,
+                          llvm::ArrayRef<mlir::Value> others = {});
   /// The tfc op of (kind, attrs) on `inputs`: explicit broadcasts for
   /// elementwise operands (the dialect's ops take equal shapes), the API's
   /// checks with TensorFlow's messages, ODS-inferred result types.

@@ -99,16 +99,19 @@ struct BroadcastToLowering : public OpConversionPattern<BroadcastToOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Value input = adaptor.getOperands()[0];
     auto inType = cast<RankedTensorType>(input.getType());
-    // Dynamic result dims come from the aligned (non-broadcast) input dim.
+    // Dynamic result dims come from the aligned (non-broadcast) input dim,
+    // or from `like`'s.
     SmallVector<Value> dyn;
     int64_t offset = resultType.getRank() - inType.getRank();
     for (int64_t i = 0; i < resultType.getRank(); ++i) {
       if (!resultType.isDynamicDim(i))
         continue;
-      if (i < offset)
+      auto source = op.dynamicDimSource(i);
+      if (!source)
         return rewriter.notifyMatchFailure(
             op, "dynamic result dim with no input dim to take its size from");
-      dyn.push_back(tensor::DimOp::create(rewriter, loc, input, i - offset));
+      Value from = source->first == op.getOperand() ? input : adaptor.getLike();
+      dyn.push_back(tensor::DimOp::create(rewriter, loc, from, source->second));
     }
     Value init = emptyTensor(rewriter, loc, resultType, dyn);
     // A dynamic operand dim under a static target dim > 1 is that size or 1

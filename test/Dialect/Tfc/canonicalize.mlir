@@ -73,6 +73,25 @@ func.func @broadcast_of_broadcast_to_dynamic(%x: tensor<2xf32>) -> tensor<1x?x?x
 
 // -----
 
+// With a `like` that sizes every dynamic dim x lacks, the two compose (the
+// outer broadcast keeps its `like`). A dim the inner broadcast's `like`
+// sized stays with it: the outer `like` need not agree with it.
+// CHECK-LABEL: func @broadcast_of_broadcast_like
+// CHECK-SAME: (%[[X:.*]]: tensor<2xf32>, %[[Y:.*]]: tensor<?x3x2xf32>, %[[Z:.*]]: tensor<?x2xf32>, %[[W:.*]]: tensor<?x?x2xf32>)
+func.func @broadcast_of_broadcast_like(%x: tensor<2xf32>, %y: tensor<?x3x2xf32>, %z: tensor<?x2xf32>, %w: tensor<?x?x2xf32>) -> (tensor<?x3x2xf32>, tensor<?x?x2xf32>) {
+  // CHECK: %[[A:.*]] = tfc.broadcast_to %[[X]] like %[[Y]] : tensor<2xf32> to tensor<?x3x2xf32> like tensor<?x3x2xf32>
+  %0 = tfc.broadcast_to %x : tensor<2xf32> to tensor<3x2xf32>
+  %1 = tfc.broadcast_to %0 like %y : tensor<3x2xf32> to tensor<?x3x2xf32> like tensor<?x3x2xf32>
+  // CHECK: %[[B:.*]] = tfc.broadcast_to %[[X]] like %[[Z]] : tensor<2xf32> to tensor<?x2xf32> like tensor<?x2xf32>
+  // CHECK: %[[C:.*]] = tfc.broadcast_to %[[B]] like %[[W]] : tensor<?x2xf32> to tensor<?x?x2xf32> like tensor<?x?x2xf32>
+  %2 = tfc.broadcast_to %x like %z : tensor<2xf32> to tensor<?x2xf32> like tensor<?x2xf32>
+  %3 = tfc.broadcast_to %2 like %w : tensor<?x2xf32> to tensor<?x?x2xf32> like tensor<?x?x2xf32>
+  // CHECK: return %[[A]], %[[C]]
+  return %1, %3 : tensor<?x3x2xf32>, tensor<?x?x2xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @if_true
 // CHECK-SAME: (%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>)
 func.func @if_true(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {

@@ -891,6 +891,30 @@ func.func @broadcast_dynamic_leading(%a: tensor<4xf32>) {
 
 // -----
 
+func.func @broadcast_like_lacks_dim(%a: tensor<4xf32>, %l: tensor<4xf32>) {
+  // expected-error @+1 {{'tfc.broadcast_to' op cannot broadcast 'tensor<4xf32>' to 'tensor<?x4xf32>': dynamic dim #0 of the result has no operand dim to take its size from and `like` has none either}}
+  %0 = tfc.broadcast_to %a like %l : tensor<4xf32> to tensor<?x4xf32> like tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_like_higher_rank(%a: tensor<4xf32>, %l: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'tfc.broadcast_to' op expected `like` of rank at most 2 but got 'tensor<2x3x4xf32>'}}
+  %0 = tfc.broadcast_to %a like %l : tensor<4xf32> to tensor<?x4xf32> like tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_like_bad_dim(%a: tensor<4xf32>, %l: tensor<?x5xf32>) {
+  // expected-error @+1 {{'tfc.broadcast_to' op cannot broadcast like 'tensor<?x5xf32>' to 'tensor<?x4xf32>': its dim #1 is 5, expected 1 or 4}}
+  %0 = tfc.broadcast_to %a like %l : tensor<4xf32> to tensor<?x4xf32> like tensor<?x5xf32>
+  return
+}
+
+// -----
+
 func.func @conv2d_channels(%x: tensor<1x5x5x3xf32>, %f: tensor<3x3x2x4xf32>) {
   // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'tfc.conv2d' op input [1, 5, 5, 3] has 3 channels but filter [3, 3, 2, 4] expects 2}}

@@ -621,13 +621,6 @@ LogicalResult BroadcastToOp::verify() {
   if (rankDiff < 0)
     return emitOpError("cannot broadcast ")
            << operandType << " to the lower-rank " << resultType;
-  // A dynamic result dim takes its run-time size from the aligned operand
-  // dim; a leading one has none (the interpreter could only fail on it).
-  for (int64_t i = 0; i < rankDiff; ++i)
-    if (resultType.isDynamicDim(i))
-      return emitOpError("cannot broadcast ")
-             << operandType << " to " << resultType << ": dynamic dim #" << i
-             << " of the result has no operand dim to take its size from";
   for (auto [i, dim] : llvm::enumerate(operandType.getShape())) {
     int64_t target = resultType.getDimSize(i + rankDiff);
     if (dim != 1 && !dimsCompatible(dim, target))
@@ -635,7 +628,51 @@ LogicalResult BroadcastToOp::verify() {
              << operandType << " to " << resultType << ": operand dim #" << i
              << " is " << dim << ", expected 1 or " << target;
   }
+  RankedTensorType likeType;
+  if (getLike()) {
+    likeType = cast<RankedTensorType>(getLike().getType());
+    if (likeType.getRank() > resultType.getRank())
+      return emitOpError("expected `like` of rank at most ")
+             << resultType.getRank() << " but got " << likeType;
+    int64_t likeOffset = resultType.getRank() - likeType.getRank();
+    for (auto [i, dim] : llvm::enumerate(likeType.getShape())) {
+      int64_t target = resultType.getDimSize(i + likeOffset);
+      if (dim != 1 && !dimsCompatible(dim, target))
+        return emitOpError("cannot broadcast like ")
+               << likeType << " to " << resultType << ": its dim #" << i
+               << " is " << dim << ", expected 1 or " << target;
+    }
+  }
+  // Inside a fusion the iteration space sizes every dim.
+  if ((*this)->getParentOfType<FusionOp>())
+    return success();
+  for (int64_t i = 0; i < resultType.getRank(); ++i)
+    if (resultType.isDynamicDim(i) && !dynamicDimSource(i))
+      return emitOpError("cannot broadcast ")
+             << operandType << " to " << resultType << ": dynamic dim #" << i
+             << " of the result has no operand dim to take its size from"
+             << (likeType ? " and `like` has none either"
+                          : "; give a `like` operand");
   return success();
+}
+
+std::optional<std::pair<Value, int64_t>>
+BroadcastToOp::dynamicDimSource(int64_t i) {
+  auto result = cast<RankedTensorType>(getType());
+  auto in = cast<RankedTensorType>(getOperand().getType());
+  int64_t j = i - (result.getRank() - in.getRank());
+  if (j >= 0 && in.getDimSize(j) != 1)
+    return std::make_pair(getOperand(), j);
+  if (getLike()) {
+    auto like = cast<RankedTensorType>(getLike().getType());
+    int64_t k = i - (result.getRank() - like.getRank());
+    if (k >= 0)
+      return std::make_pair(getLike(), k);
+  }
+  // The operand's static 1: the result dim is 1 at run time.
+  if (j >= 0)
+    return std::make_pair(getOperand(), j);
+  return std::nullopt;
 }
 
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
@@ -650,10 +687,14 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
     auto result = cast<RankedTensorType>(getType());
     int64_t offset = result.getRank() - x.getRank();
     bool composes = true;
-    for (int64_t i = 0; i < result.getRank(); ++i)
-      if (result.isDynamicDim(i) &&
-          (i < offset || x.getDimSize(i - offset) == 1))
-        composes = false;
+    for (int64_t i = 0; i < result.getRank(); ++i) {
+      if (!result.isDynamicDim(i) ||
+          (i >= offset && x.getDimSize(i - offset) != 1))
+        continue;
+      // No dim of x: this op's own `like` must size it.
+      auto own = dynamicDimSource(i);
+      composes &= own && own->first == getLike();
+    }
     if (composes) {
       getOperandMutable().assign(inner.getOperand());
       return getResult();

@@ -205,12 +205,20 @@ private:
   static SmallVector<Value> collectInputs(const Group &g) {
     llvm::SetVector<Value> inputs;
     for (Operation *op : members(g))
-      for (Value v : op->getOperands()) {
+      for (Value v : fusedOperands(op)) {
         Operation *def = v.getDefiningOp();
         if (!def || !g.contains(def))
           inputs.insert(v);
       }
     return inputs.takeVector();
+  }
+
+  /// The operands a member reads inside the fusion: a broadcast's `like`
+  /// only sizes dims, which the fusion's iteration space sizes there.
+  static OperandRange fusedOperands(Operation *op) {
+    if (auto bcast = dyn_cast<BroadcastToOp>(op))
+      return bcast->getOperands().take_front(1);
+    return op->getOperands();
   }
 
   /// The group's members in block order (a topological order).
@@ -259,8 +267,11 @@ private:
     for (Value v : inputs)
       map.map(v, body->addArgument(v.getType(), v.getLoc()));
     OpBuilder inner = OpBuilder::atBlockEnd(body);
-    for (Operation *op : members(g))
-      inner.clone(*op, map);
+    for (Operation *op : members(g)) {
+      Operation *clone = inner.clone(*op, map);
+      if (isa<BroadcastToOp>(clone) && clone->getNumOperands() > 1)
+        clone->eraseOperand(1); // fusedOperands
+    }
     SmallVector<Value> yielded;
     for (Value r : results)
       yielded.push_back(map.lookup(r));

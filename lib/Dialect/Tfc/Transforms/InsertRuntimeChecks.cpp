@@ -65,12 +65,9 @@ public:
         if (auto t = dyn_cast<RankedTensorType>(def->getOperand(0).getType()))
           if (t.getRank() == type.getRank())
             return dim(def->getOperand(0), i);
-      if (auto bc = dyn_cast<BroadcastToOp>(def)) {
-        auto in = cast<RankedTensorType>(bc.getOperand().getType());
-        int64_t j = i - (type.getRank() - in.getRank());
-        if (j >= 0 && in.getDimSize(j) != 1)
-          return dim(bc.getOperand(), j);
-      }
+      if (auto bc = dyn_cast<BroadcastToOp>(def))
+        if (auto source = bc.dynamicDimSource(i))
+          return dim(source->first, source->second);
     }
     return tensor::DimOp::create(b, loc, v, i);
   }
@@ -237,9 +234,24 @@ void checkBroadcast(Checker &c, BroadcastToOp op) {
     int64_t target = out.getDimSize(j + offset);
     conds.push_back(c.any(c.eq(d, c.index(1)), c.eq(d, c.index(target))));
   }
+  // A dynamic dim sized by the operand must fit `like` too: the trace took
+  // them to be equal (or `like`'s 1), not a run-time broadcast of a 1.
+  if (Value like = op.getLike()) {
+    auto lt = cast<RankedTensorType>(like.getType());
+    int64_t likeOffset = out.getRank() - lt.getRank();
+    for (int64_t j = 0; j < in.getRank(); ++j) {
+      int64_t k = j + offset - likeOffset;
+      if (!in.isDynamicDim(j) || k < 0 || lt.getDimSize(k) == 1)
+        continue;
+      Value d = c.dim(op.getOperand(), j), l = c.dim(like, k);
+      conds.push_back(c.any(c.eq(l, c.index(1)), c.eq(d, l)));
+    }
+  }
   if (conds.empty())
     return;
   std::string s = c.shape(op.getOperand());
+  if (Value like = op.getLike())
+    s += " like a tensor of shape " + c.shape(like);
   c.check(c.all(conds),
           "cannot broadcast a tensor of shape " + s + " to " + typeText(out));
 }

@@ -542,14 +542,36 @@ def Tfc_BroadcastToOp : Tfc_Op<"broadcast_to", [Pure]> {
     time). The element type is unchanged. Elementwise ops never broadcast
     implicitly; the tracer inserts this op instead.
 
+    A dynamic result dim takes its run-time size from the aligned operand
+    dim (a static 1 there gives 1). With the optional `like` operand the
+    result is `operand` broadcast to
+    `broadcast_shapes(shape(operand), shape(like))`: `like` sizes the
+    dynamic dims the operand lacks or has a static 1 in, as in `x + bias`
+    with a dynamic batch, where the bias is broadcast like `x`. Only
+    `like`'s shape is read. Inside a `tfc.fusion` body the fusion's
+    iteration space sizes every dim, so no `like` is needed there.
+
     Example:
     ```mlir
     %0 = tfc.broadcast_to %x : tensor<3xf32> to tensor<2x3xf32>
+    %1 = tfc.broadcast_to %b like %y : tensor<3xf32> to tensor<?x3xf32>
+           like tensor<?x3xf32>
     ```
   }];
-  let arguments = (ins Tfc_Tensor:$operand);
+  let arguments = (ins Tfc_Tensor:$operand, Optional<Tfc_Tensor>:$like);
   let results = (outs Tfc_Tensor:$result);
-  let assemblyFormat = "$operand attr-dict `:` type($operand) `to` type($result)";
+  let assemblyFormat = [{
+    $operand (`like` $like^)? attr-dict `:` type($operand) `to` type($result)
+    (`like` type($like)^)?
+  }];
+  let extraClassDeclaration = [{
+    /// The value and dim that give dynamic result dim `i` its run-time size:
+    /// the aligned operand dim unless that is absent or a static 1, else
+    /// `like`'s aligned dim, else the operand's static 1; none if neither
+    /// has a dim there.
+    std::optional<std::pair<::mlir::Value, int64_t>> dynamicDimSource(
+        int64_t i);
+  }];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
