@@ -524,17 +524,26 @@ Tensor IRTrace::buildOp(OpKind kind, const Tensor *inputs, size_t n,
     std::vector<int64_t> shape = attrs.shape;
     int64_t known = 1, unknown = -1;
     for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] < -1 || (shape[i] == -1 && unknown >= 0))
+        throw fail("bad shape " + shape_to_string(attrs.shape) +
+                   " (one -1 at most, other dims >= 0; a dim computed from a "
+                   "dynamic one is not known while tracing)");
       if (shape[i] == -1)
         unknown = static_cast<int64_t>(i);
       else
         known *= shape[i];
     }
-    if (unknown >= 0) {
-      int64_t total = shape_numel(shapeOf(0));
+    // A dynamic input dim (reduce_retracing) leaves the -1 dim dynamic;
+    // the element counts are checked at run time (InsertRuntimeChecks).
+    const std::vector<int64_t> &in = shapeOf(0);
+    bool dynamicIn = llvm::is_contained(in, -1);
+    int64_t total = 1;
+    for (int64_t d : in)
+      total *= d < 0 ? 1 : d;
+    if (unknown >= 0 && !dynamicIn) {
       if (known == 0 || total % known != 0)
-        throw fail("cannot reshape tensor of shape " +
-                   shape_to_string(shapeOf(0)) + " into shape " +
-                   shape_to_string(attrs.shape));
+        throw fail("cannot reshape tensor of shape " + shape_to_string(in) +
+                   " into shape " + shape_to_string(attrs.shape));
       shape[unknown] = total / known;
     }
     result = tensorType(ctx, inputs[0].dtype(), shape);

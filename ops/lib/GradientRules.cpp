@@ -201,7 +201,10 @@ Grads castGrad(const GradientContext &c, const Tensor &dy) {
 // --- Shape -------------------------------------------------------------------
 
 Grads broadcastToGrad(const GradientContext &c, const Tensor &dy) {
-  return {unbroadcast(dy, in(c, 0).shape())};
+  Grads g{unbroadcast(dy, in(c, 0).shape())};
+  if (c.numInputs > 1)
+    g.push_back(Tensor()); // `like`: only its shape is read
+  return g;
 }
 
 /// reshape, expand_dims, squeeze: the gradient is dy in the input's shape.

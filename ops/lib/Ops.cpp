@@ -335,6 +335,22 @@ Tensor tfc::broadcast_to(const Tensor &x, std::vector<int64_t> shape,
   return dispatch(OpKind::BroadcastTo, &x, 1, attrs, loc);
 }
 
+Tensor tfc::broadcast_like(const Tensor &x, const Tensor &like,
+                           std::source_location loc) {
+  OpAttrs attrs;
+  try {
+    attrs.shape = kernels::broadcast_shapes("broadcast_like", x.shape(),
+                                            like.shape());
+  } catch (...) {
+    rethrow_with_location(loc);
+  }
+  // Only a trace has dynamic (-1) dims; they need `like` as an operand.
+  if (!std::count(attrs.shape.begin(), attrs.shape.end(), -1))
+    return dispatch(OpKind::BroadcastTo, &x, 1, attrs, loc);
+  Tensor both[2] = {x, like};
+  return dispatch(OpKind::BroadcastTo, both, 2, attrs, loc);
+}
+
 Tensor tfc::concat(const std::vector<Tensor> &values, int64_t axis,
                    std::source_location loc) {
   if (values.empty())

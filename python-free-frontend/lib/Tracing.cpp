@@ -294,8 +294,9 @@ struct FunctionCore::Impl {
     /// Compiled for `shapes` once they have a dynamic dim.
     ConcreteFunction *relaxed = nullptr;
     /// A generalised trace failed (to trace or to compile): this family
-    /// traces per shape from now on.
+    /// traces per shape from now on. `why` is the error, for TFC_LOG=retrace.
     bool relaxFailed = false;
+    std::string why;
   };
   std::map<std::vector<uint64_t>, Family> families;
 };
@@ -728,11 +729,14 @@ TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
     // family traces once with the dims that differ made dynamic.
     std::vector<std::vector<int64_t>> relaxed;
     bool relaxFailed = false;
+    std::string why;
     if (impl->options.reduce_retracing) {
       std::lock_guard<std::mutex> lock(impl->mutex);
       auto family = impl->families.find(familyKey(args));
       relaxFailed =
           family != impl->families.end() && family->second.relaxFailed;
+      if (relaxFailed)
+        why = family->second.why;
       if (family != impl->families.end() && !family->second.relaxFailed) {
         relaxed = family->second.shapes;
         bool dynamic = false, broadcasts = false;
@@ -750,7 +754,7 @@ TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
           relaxed.clear();
       }
     }
-    reportRetrace(args, relaxed, relaxFailed);
+    reportRetrace(args, relaxed, relaxFailed, why);
     return TraceSessionPtr(new TraceSession(
         args, impl->tracingCount == 0, impl->options.name, std::move(relaxed)));
   } catch (...) {
@@ -761,7 +765,7 @@ TraceSessionPtr FunctionCore::begin_trace(const CallArgs &args) {
 
 void FunctionCore::reportRetrace(
     const CallArgs &args, const std::vector<std::vector<int64_t>> &relaxed,
-    bool relaxFailed) {
+    bool relaxFailed, const std::string &why) {
   int trace = impl->tracingCount + 1;
   if (trace == 1)
     return;
@@ -805,8 +809,8 @@ void FunctionCore::reportRetrace(
         line += relaxed[i].size() == 1 ? ",)" : ")";
       }
     } else if (relaxFailed) {
-      line += "; reduce_retracing: the dynamic-shape trace failed, so this "
-              "shape is traced as it is";
+      line += "; reduce_retracing: the dynamic-shape trace failed (" + why +
+              "), so this shape is traced as it is";
     }
     logging::emit(line);
   }
@@ -838,8 +842,19 @@ bool FunctionCore::abort_trace(TraceSessionPtr session, const CallArgs &args) {
   bool relaxed = session && !session->relaxedShapes.empty();
   ::tfc::detail::abort_trace(std::move(session));
   if (relaxed) {
+    // Called from the tracing call's catch block: name what it caught.
+    std::string why = "an exception";
+    try {
+      if (auto e = std::current_exception())
+        std::rethrow_exception(e);
+    } catch (const std::exception &e) {
+      why = e.what();
+    } catch (...) {
+    }
     std::lock_guard<std::mutex> lock(impl->mutex);
-    impl->families[familyKey(args)].relaxFailed = true;
+    Impl::Family &family = impl->families[familyKey(args)];
+    family.relaxFailed = true;
+    family.why = std::move(why);
   }
   return relaxed;
 }
@@ -881,7 +896,7 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
     differentiable->module = concrete->module;
     differentiable->signature = concrete->signature;
     concrete->differentiable = std::move(differentiable);
-  } catch (const Error &) {
+  } catch (const Error &e) {
     session.reset();
     contextMutex().unlock();
     if (relaxedShapes.empty())
@@ -889,7 +904,9 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
     // The dynamic-shape version did not compile: trace per shape instead
     // (the caller retraces with this call's own shapes).
     std::lock_guard<std::mutex> lock(impl->mutex);
-    impl->families[familyKey(args)].relaxFailed = true;
+    Impl::Family &family = impl->families[familyKey(args)];
+    family.relaxFailed = true;
+    family.why = e.what();
     return nullptr;
   } catch (...) {
     session.reset();

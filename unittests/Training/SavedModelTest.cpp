@@ -1,6 +1,7 @@
 //===- SavedModelTest.cpp - saved_model::save / load ----------------------===//
 
 #include "tfc/saved_model/SavedModel.h"
+#include "tfc/train/SafeTensors.h"
 
 #include "tfc/keras/Layers.h"
 
@@ -48,11 +49,40 @@ TEST(SavedModel, LoadedFunctionMatchesTheModelAtAnyBatch) {
                                                "R",
                                                4));
 
+  // One function with a dynamic batch dim (the biases are broadcast like
+  // the activations), not fixed-batch specialisations served in chunks.
+  EXPECT_EQ(train::load_safetensors((dir / saved_model::kVariablesFile).string())
+                .metadata.at("functions"),
+            "serving_default:-1");
+
   saved_model::Loaded loaded = saved_model::load(dir.string());
   EXPECT_EQ(loaded.signatures(), std::vector<std::string>{"serving_default"});
-  for (int64_t batch : {1, 5, 17}) {
+  for (int64_t batch : {1, 5, 17, 64}) {
     Tensor x =
         random::Generator::from_seed(uint64_t(batch)).normal({batch, 8, 8, 1});
+    std::vector<float> want = values(m(x, false));
+    std::vector<float> got = values(loaded.call("serving_default", {x})[0]);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], 1e-5) << "batch " << batch << " at " << i;
+  }
+}
+
+TEST(SavedModel, RecurrentModelsServeAnyBatchToo) {
+  // LSTM and GRU run on while_loop: their state is broadcast like the batch.
+  test_support::TempDir tmp;
+  Model m = Sequential({layers::LSTM(5, true), layers::GRU(4),
+                        layers::Dense(2)});
+  m.build({-1, 6, 3});
+  saved_model::save(m, tmp.path.string(), {6, 3});
+  EXPECT_EQ(
+      train::load_safetensors((tmp.path / saved_model::kVariablesFile).string())
+          .metadata.at("functions"),
+      "serving_default:-1");
+  saved_model::Loaded loaded = saved_model::load(tmp.path.string());
+  for (int64_t batch : {1, 4, 9}) {
+    Tensor x =
+        random::Generator::from_seed(uint64_t(batch)).normal({batch, 6, 3});
     std::vector<float> want = values(m(x, false));
     std::vector<float> got = values(loaded.call("serving_default", {x})[0]);
     ASSERT_EQ(got.size(), want.size());

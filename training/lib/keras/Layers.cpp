@@ -397,11 +397,17 @@ public:
                         {batch, time, gates * units}) +
                 inputBias();
     Tensor u = recurrent->value();
-    std::vector<Tensor> init{constant(0), zeros({batch, units})};
+    // Zero states broadcast like a (batch, 1) column of x: sized at run
+    // time when the batch is dynamic (a reduce_retracing trace, a saved
+    // model).
+    Tensor column = reduce_sum(gather(x, constant(0), 1), {1}, true);
+    Tensor zero = broadcast_like(zeros({1, units}, x.dtype()), column);
+    std::vector<Tensor> init{constant(0), zero};
     if (gates == 4)
-      init.push_back(zeros({batch, units})); // LSTM's cell state
+      init.push_back(zero); // LSTM's cell state
     if (returnSequences)
-      init.push_back(zeros({batch, time, units}));
+      init.push_back(broadcast_like(zeros({1, time, units}, x.dtype()),
+                                    reshape(column, {-1, 1, 1})));
     std::vector<Tensor> out = while_loop(
         [time](const std::vector<Tensor> &v) { return v[0] < int32_t(time); },
         [&](const std::vector<Tensor> &v) {
@@ -427,6 +433,10 @@ protected:
   virtual Tensor inputBias() = 0;
   /// Gate k of a (batch, gates * units) tensor.
   Tensor gate(const Tensor &z, int k) const {
+    // tfc.slice has static sizes: a dynamic batch takes row block k of a
+    // (batch, gates, units) view instead.
+    if (z.shape()[0] < 0)
+      return gather(reshape(z, {-1, gates, units}), constant(int64_t(k)), 1);
     return slice(z, {0, k * units}, {z.shape()[0], units});
   }
 

@@ -5,13 +5,13 @@
 // (the tracer adds one on a variable's first read) and the weights file
 // lists them in the same order.
 //
-// The batch dim: save() first traces with a dynamic batch. Where the
-// compiler cannot yet lower that (a bias broadcast to a dynamic batch has
-// no operand dim to take its size from: Tracing.cpp, reduce_retracing), it
-// saves two specialisations instead, for batches of kChunk rows and of one
-// row, and load() serves any batch with them in chunks -- exact for models
-// whose inference treats rows independently, which save() checks on a
-// sample before it returns.
+// The batch dim: save() traces with a dynamic batch (every built-in layer
+// traces so: biases are broadcast `like` their activations, recurrent
+// states like a column of the input). Where a model's dynamic-batch trace
+// fails (TFC_LOG=retrace says why), it saves two specialisations instead,
+// for batches of kChunk rows and of one row, and load() serves any batch
+// with them in chunks -- exact for models whose inference treats rows
+// independently, which save() checks on a sample before it returns.
 //
 //===----------------------------------------------------------------------===//
 

@@ -207,7 +207,7 @@ private:
   /// TFC_LOG=retrace and the too-many-traces warning (trace path only).
   void reportRetrace(const CallArgs &args,
                      const std::vector<std::vector<int64_t>> &relaxed,
-                     bool relaxFailed);
+                     bool relaxFailed, const std::string &why);
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
