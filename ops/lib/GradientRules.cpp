@@ -33,37 +33,47 @@ using Grads = std::vector<Tensor>;
 
 const Tensor &in(const GradientContext &c, size_t i) { return c.inputs[i]; }
 
-/// `shape` with the dims in `axes` set to 1 (the keepdims shape of a
-/// reduction).
-std::vector<int64_t> keptShape(const std::vector<int64_t> &shape,
-                               const std::vector<int64_t> &axes) {
-  std::vector<int64_t> kept = shape;
-  for (int64_t a : axes)
-    kept[static_cast<size_t>(a)] = 1;
-  return kept;
-}
-
 /// The output gradient of a reduction reshaped so that it broadcasts against
 /// the input (its reduced dims are size 1).
 Tensor keepReducedDims(const GradientContext &c, const Tensor &dy) {
   if (c.attrs.keepdims)
     return dy;
-  return reshape(dy, keptShape(in(c, 0).shape(), c.attrs.axes));
+  std::vector<int64_t> shape = in(c, 0).shape();
+  if (!std::count(shape.begin(), shape.end(), -1)) {
+    for (int64_t a : c.attrs.axes)
+      shape[static_cast<size_t>(a)] = 1;
+    return reshape(dy, shape);
+  }
+  // expand_dims, not a reshape: the input may have several dynamic dims.
+  std::vector<int64_t> axes = c.attrs.axes;
+  std::sort(axes.begin(), axes.end());
+  Tensor kept = dy;
+  for (int64_t a : axes)
+    kept = expand_dims(kept, a);
+  return kept;
 }
 
 /// The forward output of a reduction with its reduced dims kept.
 Tensor keepReducedOutput(const GradientContext &c) {
-  if (c.attrs.keepdims)
-    return c.output;
-  return reshape(c.output, keptShape(in(c, 0).shape(), c.attrs.axes));
+  return keepReducedDims(c, c.output);
 }
 
 /// The number of elements each output element of a reduction summarises.
-int64_t reducedCount(const GradientContext &c) {
+/// The number of elements each output of a reduction summarises: a constant,
+/// or with a dynamic reduced dim a tensor counted at run time.
+Tensor reducedCount(const GradientContext &c) {
+  const Tensor &x = in(c, 0);
   int64_t count = 1;
-  for (int64_t a : c.attrs.axes)
-    count *= in(c, 0).shape()[static_cast<size_t>(a)];
-  return count;
+  bool dynamic = false;
+  for (int64_t a : c.attrs.axes) {
+    int64_t d = x.shape()[static_cast<size_t>(a)];
+    dynamic |= d < 0;
+    count *= d < 0 ? 1 : d;
+  }
+  if (!dynamic)
+    return full({}, static_cast<double>(count), x.dtype());
+  Tensor one = full(std::vector<int64_t>(size_t(x.rank()), 1), 1.0, x.dtype());
+  return reduce_sum(broadcast_like(one, x), c.attrs.axes, /*keepdims=*/true);
 }
 
 /// abs's slope: 1, 0 (at 0 and NaN) or -1, as x's dtype.
@@ -347,6 +357,11 @@ Grads erfGrad(const GradientContext &c, const Tensor &dy) {
 Grads sparseCrossEntropyGrad(const GradientContext &c, const Tensor &dy) {
   const Tensor &labels = in(c, 0), &logits = in(c, 1);
   int64_t classes = logits.shape().back();
+  if (classes < 0)
+    throw InvalidArgumentError("gradient of sparse_softmax_cross_entropy: "
+                               "the class dim of logits " +
+                               shape_to_string(logits.shape()) +
+                               " must be static (one_hot's depth)");
   Tensor p = softmax(logits, -1) - one_hot(labels, classes, logits.dtype());
   return {Tensor(), p * expand_dims(dy, -1)};
 }
@@ -406,12 +421,12 @@ Grads segmentSumGrad(const GradientContext &c, const Tensor &dy) {
 }
 
 Grads reduceSumGrad(const GradientContext &c, const Tensor &dy) {
-  return {broadcast_to(keepReducedDims(c, dy), in(c, 0).shape())};
+  return {broadcast_like(keepReducedDims(c, dy), in(c, 0))};
 }
 
 Grads reduceMeanGrad(const GradientContext &c, const Tensor &dy) {
-  Tensor g = broadcast_to(keepReducedDims(c, dy), in(c, 0).shape());
-  return {g / static_cast<double>(reducedCount(c))};
+  Tensor g = broadcast_like(keepReducedDims(c, dy), in(c, 0));
+  return {g / reducedCount(c)};
 }
 
 /// reduce_max/min: the gradient is shared equally by the elements that attain
@@ -598,6 +613,28 @@ GradientRule tfc::detail::gradient_rule(OpKind kind) {
 }
 #pragma GCC diagnostic pop
 
+/// Whether the rule of `kind` is right for inputs with dynamic (-1) dims,
+/// as a traced function with reduce_retracing has: these rules compute no
+/// sizes from shapes (or throw on a dynamic one they need). The others place
+/// blocks by static offsets and sizes.
+static bool handles_dynamic_shapes(OpKind kind) {
+  switch (kind) {
+  case OpKind::Concat:
+  case OpKind::Slice:
+  case OpKind::Conv2D:
+  case OpKind::Conv2DBackpropInput:
+  case OpKind::Conv2DBackpropFilter:
+  case OpKind::MaxPool2D:
+  case OpKind::MaxPool2DGrad:
+  case OpKind::MaxPool2DGradGrad:
+  case OpKind::AvgPool2D:
+  case OpKind::AvgPool2DGrad:
+    return false;
+  default:
+    return true;
+  }
+}
+
 std::vector<Tensor>
 tfc::detail::apply_gradient_rule(OpKind kind, const OpAttrs &attrs,
                                  const Tensor *inputs, size_t numInputs,
@@ -605,6 +642,15 @@ tfc::detail::apply_gradient_rule(OpKind kind, const OpAttrs &attrs,
   GradientRule rule = gradient_rule(kind);
   if (!rule)
     return std::vector<Tensor>(numInputs);
+  if (!handles_dynamic_shapes(kind))
+    for (size_t i = 0; i < numInputs; ++i)
+      if (std::count(inputs[i].shape().begin(), inputs[i].shape().end(), -1))
+        throw InvalidArgumentError(
+            "gradient of " + std::string(api_op_name(kind, attrs)) +
+            ": input " + std::to_string(i) + " has a dynamic shape " +
+            shape_to_string(inputs[i].shape()) + " (-1: dynamic)" +
+            "; this gradient needs static shapes (trace without "
+            "reduce_retracing)");
   std::vector<Tensor> grads =
       rule(GradientContext{kind, attrs, inputs, numInputs, output}, dy);
   std::string op(api_op_name(kind, attrs));

@@ -50,13 +50,16 @@ func.func @g(%x: tensor<f64>) -> tensor<f64> {
 
 // -----
 
-// CHECK: error: 'tfc.grad' op cannot differentiate @dyn: argument 0 has type 'tensor<?xf32>'; gradients need statically shaped tensors
+// Dynamic dims: rules that place blocks by static offsets (concat, slice,
+// convolution, pooling) refuse them, naming the op and the shape.
+// CHECK: error: 'tfc.concat' op gradient rule failed: gradient of concat: input 0 has a dynamic shape (-1,) (-1: dynamic); this gradient needs static shapes
 func.func @dyn(%x: tensor<?xf32>) -> tensor<f32> {
-  %s = tfc.reduce_sum %x, axes = [0], keepdims = false : tensor<?xf32> -> tensor<f32>
+  // expected-error @+1 {{this gradient needs static shapes}}
+  %c = tfc.concat %x, %x axis = 0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %s = tfc.reduce_sum %c, axes = [0], keepdims = false : tensor<?xf32> -> tensor<f32>
   return %s : tensor<f32>
 }
 func.func @g(%x: tensor<?xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{gradients need statically shaped tensors}}
   %g = tfc.grad @dyn(%x) wrt [0] : (tensor<?xf32>) -> tensor<?xf32>
   return %g : tensor<?xf32>
 }

@@ -201,21 +201,82 @@ TEST(CompiledCallTape, IntegerResultsAreNotWrapped) {
   EXPECT_EQ(count(x).item<int32_t>(), 2);
 }
 
-// Dynamic dims: the VJP needs static shapes. The gradient says so; the
-// forward still runs and the value is right.
-TEST(CompiledCallTape, DynamicShapesThrowNotZero) {
-  auto sq = function([](const Tensor &x) { return reduce_sum(x * x); },
+// Dynamic dims (reduce_retracing): the VJP is generated for the dynamic
+// shapes too, and serves every size the forward serves.
+TEST(CompiledCallTape, DynamicShapesDifferentiate) {
+  auto sq = function([](const Tensor &x) { return reduce_mean(x * x); },
                      {.reduce_retracing = true, .name = "sq"});
   sq(constant({1.0, 2.0}));
   sq(constant({1.0, 2.0, 3.0})); // now traced with a dynamic dim
+  for (int n : {4, 5, 9}) {
+    std::vector<double> v(static_cast<size_t>(n)), want(v.size());
+    for (int i = 0; i < n; ++i) {
+      v[size_t(i)] = 0.5 * i - 1;
+      want[size_t(i)] = 2 * v[size_t(i)] / n;
+    }
+    Tensor x = from_vector<double>(v, {n});
+    GradientTape tape;
+    tape.watch(x);
+    Tensor y = sq(x);
+    EXPECT_TRUE(allClose(tape.gradient(y, x), from_vector<double>(want, {n}),
+                         1e-12))
+        << n;
+  }
+  EXPECT_EQ(sq.tracing_count(), 2);
+}
+
+// A rule that places blocks by static offsets (concat) refuses dynamic
+// dims: the gradient says so; the forward still runs and the value is right.
+TEST(CompiledCallTape, DynamicShapesThrowNotZero) {
+  auto twice = function(
+      [](const Tensor &x) { return reduce_sum(concat({x, x * x}, 0)); },
+      {.reduce_retracing = true, .name = "twice"});
+  twice(constant({1.0, 2.0}));
+  twice(constant({1.0, 2.0, 3.0})); // now traced with a dynamic dim
   Tensor x = constant({1.0, 2.0, 3.0, 4.0});
   GradientTape tape;
   tape.watch(x);
-  Tensor y = sq(x);
-  EXPECT_DOUBLE_EQ(y.item<double>(), 30.0);
+  Tensor y = twice(x);
+  EXPECT_DOUBLE_EQ(y.item<double>(), 40.0);
   EXPECT_TRUE(throwsWith<InvalidArgumentError>(
       [&] { tape.gradient(y, x); },
-      {"cannot differentiate the compiled function 'sq'", "static"}));
+      {"cannot differentiate the compiled function 'twice'", "concat",
+       "static shapes"}));
+}
+
+// A training step's gradients inside a reduce_retracing function: the
+// relaxed trace (dynamic batch: biases broadcast like the activations, the
+// loss a mean over the batch) is differentiated once and serves every batch.
+TEST(CompiledCallTape, TapeInsideADynamicBatchStep) {
+  auto step = [](const Tensor &x, const Tensor &labels, const Tensor &w1,
+                 const Tensor &b1, const Tensor &w2, const Tensor &b2) {
+    GradientTape tape;
+    tape.watch({w1, b1, w2, b2});
+    Tensor h = relu(matmul(x, w1) + b1);
+    Tensor logits = matmul(h, w2) + b2;
+    Tensor loss =
+        reduce_mean(sparse_softmax_cross_entropy_with_logits(labels, logits));
+    return tape.gradient(loss, {w1, b1, w2, b2});
+  };
+  auto compiled = function(step, {.reduce_retracing = true, .name = "step"});
+  Tensor w1 = random_uniform({6, 8}, -0.5, 0.5, 1),
+         b1 = random_uniform({8}, -0.1, 0.1, 2),
+         w2 = random_uniform({8, 4}, -0.5, 0.5, 3),
+         b2 = random_uniform({4}, -0.1, 0.1, 4);
+  for (int64_t batch : {2, 3, 5, 8, 64}) {
+    Tensor x = random_uniform({batch, 6}, -1, 1, uint64_t(10 + batch));
+    std::vector<int32_t> ids(static_cast<size_t>(batch));
+    for (int64_t i = 0; i < batch; ++i)
+      ids[size_t(i)] = int32_t((i * 7) % 4);
+    Tensor labels = from_vector<int32_t>(ids, {batch});
+    std::vector<Tensor> got = compiled(x, labels, w1, b1, w2, b2),
+                        want = step(x, labels, w1, b1, w2, b2);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_TRUE(allClose(got[i], want[i], 1e-5)) << batch << " " << i;
+  }
+  EXPECT_EQ(compiled.tracing_count(), 2);
+  EXPECT_NE(compiled.ir("tfc").find("tensor<?x6xf32>"), std::string::npos);
 }
 
 TEST(CompiledCallTape, TapeInsideTheFunctionWorks) {
