@@ -8,9 +8,13 @@
 #row = affine_map<(d0, d1) -> (d1)>
 #red = affine_map<(d0, d1) -> (d0)>
 
-// A big elementwise loop nest runs in parallel over both dims.
+// A big elementwise loop nest runs in parallel over its leading dim (512
+// iterations are plenty), the inner one sequential: OpenMP would flatten a
+// two-dim parallel loop and divide per element to rebuild the indices, and
+// such loops do not vectorize.
 // CHECK-LABEL: func @big
-// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c512, %c512)
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c512)
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c512
 // CHECK: math.exp
 // CHECK-NOT: loop_annotation
 // CHECK: return
@@ -24,6 +28,28 @@ func.func @big(%x: memref<512x512xf32>, %y: memref<512x512xf32>) {
   ^bb0(%in: f32, %out: f32):
     %e = math.exp %in : f32
     linalg.yield %e : f32
+  }
+  return
+}
+
+// An NHWC bias + ReLU: parallel over batch and rows until 64 iterations
+// (2 x 40), sequential over columns and channels.
+// CHECK-LABEL: func @nhwc
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c2, %c40)
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c40
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c32
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+#ident4 = affine_map<(n, h, w, c) -> (n, h, w, c)>
+#last4 = affine_map<(n, h, w, c) -> (c)>
+func.func @nhwc(%x: memref<2x40x40x32xf32>, %b: memref<32xf32>, %y: memref<2x40x40x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#ident4, #last4, #ident4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %b : memref<2x40x40x32xf32>, memref<32xf32>) outs(%y : memref<2x40x40x32xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
   }
   return
 }
@@ -94,15 +120,17 @@ func.func @matmul(%a: memref<4x8xf32>, %b: memref<8x6xf32>, %c: memref<4x6xf32>)
   return
 }
 
-// A reduction over the leading dims (a bias gradient: sum over n, h, w of
-// an NHWC tensor): the parallel channel loop goes outermost, each channel
-// summing its elements serially in the original order; innermost, it would
-// start one OpenMP region per (n, h, w).
+// A reduction over the leading dims of a row-major operand (a bias
+// gradient: sum over n, h, w of an NHWC tensor) keeps its loop order and
+// runs on one thread: the innermost loop adds a contiguous row into the
+// output row and vectorizes (parallel over the channels, every access would
+// be strided and scalar).
 // CHECK-LABEL: func @leading_reduction
-// CHECK: scf.parallel (%[[C:.*]]) = (%c0) to (%c32)
+// CHECK-NOT: scf.parallel
 // CHECK: scf.for %[[N:.*]] = %c0 to %c128
 // CHECK: scf.for %[[H:.*]] = %c0 to %c26
 // CHECK: scf.for %[[W:.*]] = %c0 to %c26
+// CHECK: scf.for %[[C:.*]] = %c0 to %c32
 // CHECK: memref.load %{{.*}}[%[[N]], %[[H]], %[[W]], %[[C]]]
 // CHECK: arith.addf
 #nhwc = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -111,6 +139,29 @@ func.func @leading_reduction(%x: memref<128x26x26x32xf32>, %y: memref<32xf32>) {
   linalg.generic {indexing_maps = [#nhwc, #chan],
                   iterator_types = ["reduction", "reduction", "reduction", "parallel"]}
       ins(%x : memref<128x26x26x32xf32>) outs(%y : memref<32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// The same reduction read through a transposed map is no row sum: the
+// parallel kept loop goes outermost, each element summing serially in the
+// original order; innermost, it would start one OpenMP region per
+// (n, h, w).
+// CHECK-LABEL: func @leading_reduction_transposed
+// CHECK: scf.parallel (%[[C:.*]]) = (%c0) to (%c32)
+// CHECK: scf.for %[[N:.*]] = %c0 to %c128
+// CHECK: scf.for %[[H:.*]] = %c0 to %c26
+// CHECK: scf.for %[[W:.*]] = %c0 to %c26
+// CHECK: memref.load %{{.*}}[%[[C]], %[[N]], %[[H]], %[[W]]]
+// CHECK: arith.addf
+#cnhw = affine_map<(d0, d1, d2, d3) -> (d3, d0, d1, d2)>
+func.func @leading_reduction_transposed(%x: memref<32x128x26x26xf32>, %y: memref<32xf32>) {
+  linalg.generic {indexing_maps = [#cnhw, #chan],
+                  iterator_types = ["reduction", "reduction", "reduction", "parallel"]}
+      ins(%x : memref<32x128x26x26xf32>) outs(%y : memref<32xf32>) {
   ^bb0(%in: f32, %out: f32):
     %s = arith.addf %out, %in : f32
     linalg.yield %s : f32
