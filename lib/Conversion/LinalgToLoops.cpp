@@ -107,46 +107,62 @@ bool callsMath(linalg::LinalgOp op) {
 /// Leading parallel iterations that give every thread work many times over.
 constexpr int64_t kMinParallelTrips = 64;
 
-/// Keeps parallel only as many leading dims of `par` as it takes to reach
-/// kMinParallelTrips iterations; the rest become an scf.for nest inside.
-/// OpenMP collapses a multi-dim loop into one flattened index and rebuilds
-/// every dim from it with a division per element, which keeps LLVM from
-/// vectorizing (an NHWC bias + ReLU ran scalar at ~2.5 ns an element); a
-/// sequential innermost loop over contiguous memory vectorizes.
-void keepOuterDimsParallel(RewriterBase &rewriter, scf::ParallelOp par) {
-  unsigned n = par.getNumLoops();
-  unsigned k = 0;
+/// Turns the outermost loops of the sequential nest `loops` (outermost
+/// first, in `op`'s iterator order) into one scf.parallel: as many leading
+/// parallel-iterator loops as it takes to reach kMinParallelTrips
+/// iterations (all the leading parallel ones if they never do). The loops
+/// inside keep their order, so the innermost one still walks contiguous
+/// memory and vectorizes. One scf.parallel over every dim would not:
+/// OpenMP collapses it into one flattened index and rebuilds each dim from
+/// it with a division per element (an NHWC bias + ReLU ran scalar, ~2.5 ns
+/// an element).
+LogicalResult parallelizeOuterLoops(RewriterBase &rewriter,
+                                    linalg::LinalgOp op,
+                                    ArrayRef<Operation *> loops) {
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  SmallVector<scf::ForOp> chain;
   int64_t trips = 1;
-  while (k + 1 < n && trips < kMinParallelTrips) {
-    std::optional<int64_t> lb = getConstantIntValue(par.getLowerBound()[k]),
-                           ub = getConstantIntValue(par.getUpperBound()[k]),
-                           st = getConstantIntValue(par.getStep()[k]);
-    ++k;
+  for (Operation *loop : loops) {
+    auto f = dyn_cast<scf::ForOp>(loop);
+    if (!f || chain.size() >= iters.size() ||
+        iters[chain.size()] != utils::IteratorType::parallel)
+      break;
+    // Perfectly nested: the previous loop's body is this loop and a yield.
+    if (!chain.empty() &&
+        (f->getParentOp() != chain.back() ||
+         chain.back().getBody()->getOperations().size() != 2))
+      break;
+    chain.push_back(f);
+    std::optional<int64_t> lb = getConstantIntValue(f.getLowerBound()),
+                           ub = getConstantIntValue(f.getUpperBound()),
+                           st = getConstantIntValue(f.getStep());
     if (!lb || !ub || !st || *st <= 0) // dynamic: assume it is enough
       break;
     trips *= std::max<int64_t>(0, (*ub - *lb + *st - 1) / *st);
+    if (trips >= kMinParallelTrips)
+      break;
   }
-  if (k == 0 || k == n)
-    return;
-  Location loc = par.getLoc();
-  rewriter.setInsertionPoint(par);
-  auto outer = scf::ParallelOp::create(
-      rewriter, loc, par.getLowerBound().take_front(k),
-      par.getUpperBound().take_front(k), par.getStep().take_front(k));
-  SmallVector<Value> ivs(outer.getInductionVars());
-  rewriter.setInsertionPointToStart(outer.getBody());
-  for (unsigned d = k; d < n; ++d) {
-    auto loop = scf::ForOp::create(rewriter, loc, par.getLowerBound()[d],
-                                   par.getUpperBound()[d], par.getStep()[d]);
-    ivs.push_back(loop.getInductionVar());
-    rewriter.setInsertionPointToStart(loop.getBody());
+  if (chain.empty())
+    return success();
+  Location loc = chain.front().getLoc();
+  SmallVector<Value> lbs, ubs, steps;
+  for (scf::ForOp f : chain) {
+    lbs.push_back(f.getLowerBound());
+    ubs.push_back(f.getUpperBound());
+    steps.push_back(f.getStep());
   }
-  Block *body = par.getBody();
-  Operation *reduce = body->getTerminator();
-  Operation *innerEnd = rewriter.getInsertionBlock()->getTerminator();
-  rewriter.inlineBlockBefore(body, innerEnd, ivs);
-  rewriter.eraseOp(reduce);
-  rewriter.eraseOp(par);
+  rewriter.setInsertionPoint(chain.front());
+  auto par = scf::ParallelOp::create(rewriter, loc, lbs, ubs, steps);
+  SmallVector<Value> ivs(par.getInductionVars());
+  for (size_t i = 0; i + 1 < chain.size(); ++i)
+    rewriter.replaceAllUsesWith(chain[i].getInductionVar(), ivs[i]);
+  Block *inner = chain.back().getBody();
+  Operation *yield = inner->getTerminator();
+  rewriter.inlineBlockBefore(inner, par.getBody()->getTerminator(),
+                             ValueRange{ivs.back()});
+  rewriter.eraseOp(yield);
+  rewriter.eraseOp(chain.front());
+  return success();
 }
 
 /// Reductions over leading dims of operands laid out row-major with the
@@ -180,18 +196,14 @@ struct TfcLinalgToLoopsPass
                       bool parallel) {
     rewriter.setInsertionPoint(op);
     bool noUnroll = !parallel && callsMath(op);
-    FailureOr<linalg::LinalgLoops> loops =
-        parallel ? linalg::linalgOpToParallelLoops(rewriter, op)
-                 : linalg::linalgOpToLoops(rewriter, op);
+    FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToLoops(rewriter, op);
     if (failed(loops))
       return op->emitError("cannot lower this linalg op to loops");
+    if (parallel && failed(parallelizeOuterLoops(rewriter, op, *loops)))
+      return op->emitError("cannot parallelize this linalg op's loops");
     rewriter.eraseOp(op);
     if (parallel)
-      for (Operation *loop : *loops)
-        if (auto par = dyn_cast<scf::ParallelOp>(loop)) {
-          keepOuterDimsParallel(rewriter, par);
-          break; // the loops after it are nested inside it
-        }
+      return success();
     // scf-to-cf moves the annotation onto the loop's latch branch.
     if (noUnroll) {
       MLIRContext *ctx = rewriter.getContext();

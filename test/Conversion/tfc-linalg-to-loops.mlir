@@ -120,6 +120,35 @@ func.func @matmul(%a: memref<4x8xf32>, %b: memref<8x6xf32>, %c: memref<4x6xf32>)
   return
 }
 
+// A big generated matmul: parallel over i (256 rows), then k, then j
+// innermost, as sequentially: the inner loop still walks B's and C's rows.
+// CHECK-LABEL: func @big_matmul
+// CHECK: scf.parallel (%[[I:.*]]) = (%c0) to (%c256)
+// CHECK-NEXT: scf.for %[[K:.*]] = %c0 to %c4
+// CHECK-NEXT: scf.for %[[J:.*]] = %c0 to %c1024
+// CHECK: memref.load %{{.*}}[%[[K]], %[[J]]]
+func.func @big_matmul(%a: memref<256x4xf32>, %b: memref<4x1024xf32>, %c: memref<256x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x4xf32>, memref<4x1024xf32>) outs(%c : memref<256x1024xf32>)
+  return
+}
+
+// A thin one (1 x 65536): the leading dim alone has one iteration, so both
+// dims stay parallel (canonicalize drops the unit one) rather than one
+// thread doing all of it.
+// CHECK-LABEL: func @thin
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c65536)
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @thin(%x: memref<1x65536xf32>, %y: memref<1x65536xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<1x65536xf32>) outs(%y : memref<1x65536xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
 // A reduction over the leading dims of a row-major operand (a bias
 // gradient: sum over n, h, w of an NHWC tensor) keeps its loop order and
 // runs on one thread: the innermost loop adds a contiguous row into the

@@ -103,11 +103,20 @@ def TfcLinalgToLoopsPass : Pass<"tfc-linalg-to-loops"> {
   let description = [{
     Like `convert-linalg-to-loops`, with two decisions:
     - an op whose iteration space has at least `parallel-threshold` points
-      and a parallel dim becomes an `scf.parallel` nest over its parallel
-      dims (later OpenMP, one thread per core); smaller ones stay
-      sequential `scf.for` loops, since waking a thread costs more than
-      they take. With dynamic sizes both versions are emitted under an
-      `scf.if` on the run-time size.
+      and a parallel dim runs its leading parallel dims as an
+      `scf.parallel` (later OpenMP, one thread per core): as many as it
+      takes to reach 64 iterations, the other loops sequential inside in
+      the op's order, so the innermost one walks contiguous memory and
+      vectorizes (OpenMP flattens a multi-dim parallel loop and divides
+      per element to rebuild the indices, which does not). Smaller ops
+      stay sequential `scf.for` loops, since waking a thread costs more
+      than they take. With dynamic sizes both versions are emitted under
+      an `scf.if` on the run-time size.
+    - a reduction over the leading dims of row-major operands whose kept
+      dims are innermost (a bias gradient, summing an NHWC tensor over
+      n, h, w) stays sequential in its own order: its inner loop adds
+      contiguous rows and vectorizes, where a parallel loop over the kept
+      dims would read every element strided.
     - a generated `linalg.matmul` runs its loops in (i, k, j) order: the
       innermost loop walks rows of B and C contiguously and vectorizes
       (the named op's (i, j, k) order is about 3x slower here).
