@@ -116,8 +116,7 @@ constexpr int64_t kMinParallelTrips = 64;
 /// OpenMP collapses it into one flattened index and rebuilds each dim from
 /// it with a division per element (an NHWC bias + ReLU ran scalar, ~2.5 ns
 /// an element).
-LogicalResult parallelizeOuterLoops(RewriterBase &rewriter,
-                                    linalg::LinalgOp op,
+LogicalResult parallelizeOuterLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                                     ArrayRef<Operation *> loops) {
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   SmallVector<scf::ForOp> chain;
@@ -128,9 +127,8 @@ LogicalResult parallelizeOuterLoops(RewriterBase &rewriter,
         iters[chain.size()] != utils::IteratorType::parallel)
       break;
     // Perfectly nested: the previous loop's body is this loop and a yield.
-    if (!chain.empty() &&
-        (f->getParentOp() != chain.back() ||
-         chain.back().getBody()->getOperations().size() != 2))
+    if (!chain.empty() && (f->getParentOp() != chain.back() ||
+                           chain.back().getBody()->getOperations().size() != 2))
       break;
     chain.push_back(f);
     std::optional<int64_t> lb = getConstantIntValue(f.getLowerBound()),
@@ -196,7 +194,8 @@ struct TfcLinalgToLoopsPass
                       bool parallel) {
     rewriter.setInsertionPoint(op);
     bool noUnroll = !parallel && callsMath(op);
-    FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToLoops(rewriter, op);
+    FailureOr<linalg::LinalgLoops> loops =
+        linalg::linalgOpToLoops(rewriter, op);
     if (failed(loops))
       return op->emitError("cannot lower this linalg op to loops");
     if (parallel && failed(parallelizeOuterLoops(rewriter, op, *loops)))

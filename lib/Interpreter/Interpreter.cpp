@@ -504,8 +504,8 @@ KernelPlan &Interpreter::Impl::plan(Operation *op, OpKind kind) {
   if (auto bcast = dyn_cast<mlir::tfc::BroadcastToOp>(op);
       bcast && llvm::is_contained(p.attrs.shape, -1)) {
     for (size_t i = 0; i < p.attrs.shape.size(); ++i) {
-      auto source = p.attrs.shape[i] < 0 ? bcast.dynamicDimSource(i)
-                                         : std::nullopt;
+      auto source =
+          p.attrs.shape[i] < 0 ? bcast.dynamicDimSource(i) : std::nullopt;
       if (p.attrs.shape[i] < 0 && !source)
         throw CompileError(opName(op) + ": dynamic dim " + std::to_string(i) +
                            " of the target has no operand dim to take its "
@@ -555,8 +555,8 @@ void Interpreter::Impl::runKernel(Operation *op, OpKind kind, Env &env) {
           if (like[k] != 1 && like[k] != attrs.shape[k + off])
             throw InvalidArgumentError(
                 opName(op) + ": cannot broadcast a tensor of shape " +
-                shape_to_string(inputs[0].shape()) + " like a tensor of shape " +
-                shape_to_string(like) + " to " +
+                shape_to_string(inputs[0].shape()) +
+                " like a tensor of shape " + shape_to_string(like) + " to " +
                 typeToString(op->getResult(0).getType()));
       }
       result = execute(p.kind, inputs.data(), 1, attrs);

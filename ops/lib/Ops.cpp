@@ -339,8 +339,8 @@ Tensor tfc::broadcast_like(const Tensor &x, const Tensor &like,
                            std::source_location loc) {
   OpAttrs attrs;
   try {
-    attrs.shape = kernels::broadcast_shapes("broadcast_like", x.shape(),
-                                            like.shape());
+    attrs.shape =
+        kernels::broadcast_shapes("broadcast_like", x.shape(), like.shape());
   } catch (...) {
     rethrow_with_location(loc);
   }

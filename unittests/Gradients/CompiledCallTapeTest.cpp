@@ -218,8 +218,8 @@ TEST(CompiledCallTape, DynamicShapesDifferentiate) {
     GradientTape tape;
     tape.watch(x);
     Tensor y = sq(x);
-    EXPECT_TRUE(allClose(tape.gradient(y, x), from_vector<double>(want, {n}),
-                         1e-12))
+    EXPECT_TRUE(
+        allClose(tape.gradient(y, x), from_vector<double>(want, {n}), 1e-12))
         << n;
   }
   EXPECT_EQ(sq.tracing_count(), 2);
@@ -229,7 +229,9 @@ TEST(CompiledCallTape, DynamicShapesDifferentiate) {
 // dims: the gradient says so; the forward still runs and the value is right.
 TEST(CompiledCallTape, DynamicShapesThrowNotZero) {
   auto twice = function(
-      [](const Tensor &x) { return reduce_sum(concat({x, x * x}, 0)); },
+      [](const Tensor &x) {
+        return reduce_sum(concat({x, x * x}, 0));
+      },
       {.reduce_retracing = true, .name = "twice"});
   twice(constant({1.0, 2.0}));
   twice(constant({1.0, 2.0, 3.0})); // now traced with a dynamic dim

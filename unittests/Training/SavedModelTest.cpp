@@ -51,9 +51,10 @@ TEST(SavedModel, LoadedFunctionMatchesTheModelAtAnyBatch) {
 
   // One function with a dynamic batch dim (the biases are broadcast like
   // the activations), not fixed-batch specialisations served in chunks.
-  EXPECT_EQ(train::load_safetensors((dir / saved_model::kVariablesFile).string())
-                .metadata.at("functions"),
-            "serving_default:-1");
+  EXPECT_EQ(
+      train::load_safetensors((dir / saved_model::kVariablesFile).string())
+          .metadata.at("functions"),
+      "serving_default:-1");
 
   saved_model::Loaded loaded = saved_model::load(dir.string());
   EXPECT_EQ(loaded.signatures(), std::vector<std::string>{"serving_default"});
@@ -71,8 +72,8 @@ TEST(SavedModel, LoadedFunctionMatchesTheModelAtAnyBatch) {
 TEST(SavedModel, RecurrentModelsServeAnyBatchToo) {
   // LSTM and GRU run on while_loop: their state is broadcast like the batch.
   test_support::TempDir tmp;
-  Model m = Sequential({layers::LSTM(5, true), layers::GRU(4),
-                        layers::Dense(2)});
+  Model m =
+      Sequential({layers::LSTM(5, true), layers::GRU(4), layers::Dense(2)});
   m.build({-1, 6, 3});
   saved_model::save(m, tmp.path.string(), {6, 3});
   EXPECT_EQ(

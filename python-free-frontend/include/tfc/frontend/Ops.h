@@ -245,9 +245,9 @@ Tensor broadcast_to(const Tensor &x, std::vector<int64_t> shape,
 /// `like.shape()`, a traced function with dynamic dims (reduce_retracing)
 /// takes their sizes from `like` at run time: `broadcast_like(zeros({1, n}),
 /// column)` is a zero state for any batch.
-Tensor broadcast_like(const Tensor &x, const Tensor &like,
-                      std::source_location loc =
-                          std::source_location::current());
+Tensor
+broadcast_like(const Tensor &x, const Tensor &like,
+               std::source_location loc = std::source_location::current());
 /// Joins tensors of one rank and dtype along `axis`; the other dims must
 /// match. At least one tensor.
 Tensor concat(const std::vector<Tensor> &values, int64_t axis,
