@@ -1,7 +1,7 @@
 //===- fashion_mnist.cpp - train a Keras-style model on Fashion-MNIST -----===//
 //
 //   fashion_mnist [--model=mlp|cnn] [--epochs=N] [--batch=N] [--out=DIR]
-//                 [--seed=N] [--lr=X] [--cosine]
+//                 [--seed=N] [--lr=X] [--cosine] [--standardize]
 //
 // Loads Fashion-MNIST from the Debian package dataset-fashion-mnist, builds
 // a model, trains it with a compiled train step and a progress bar,
@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
   std::string kind = "mlp", out = ".";
   int64_t epochs = 5, batch = 128;
   uint64_t seed = 42;
-  bool cosine = false;
+  bool cosine = false, standardize = false;
   double lr = 1e-3;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -42,13 +42,15 @@ int main(int argc, char **argv) {
       out = a.substr(6);
     else if (a == "--cosine")
       cosine = true;
+    else if (a == "--standardize")
+      standardize = true;
     else if (a.rfind("--lr=", 0) == 0)
       lr = std::stod(a.substr(5));
     else {
       std::fprintf(stderr,
                    "usage: %s [--model=mlp|cnn] [--epochs=N] "
                    "[--batch=N] [--out=DIR] [--seed=N] [--lr=X] "
-                   "[--cosine]\n",
+                   "[--cosine] [--standardize]\n",
                    argv[0]);
       return 2;
     }
@@ -61,6 +63,13 @@ int main(int argc, char **argv) {
       return kind == "cnn" ? expand_dims(x, -1) : x;
     };
     Tensor xTrain = prepare(train.first), xTest = prepare(test.first);
+    if (standardize) {
+      // Zero mean, unit variance by the training images' statistics.
+      Tensor mean = reduce_mean(xTrain);
+      Tensor std = sqrt(reduce_mean(square(xTrain - mean)));
+      xTrain = (xTrain - mean) / std;
+      xTest = (xTest - mean) / std;
+    }
 
     set_random_seed(seed);
     Model model = build_fashion_model(kind);
