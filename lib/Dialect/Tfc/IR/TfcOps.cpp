@@ -621,27 +621,32 @@ LogicalResult BroadcastToOp::verify() {
   if (rankDiff < 0)
     return emitOpError("cannot broadcast ")
            << operandType << " to the lower-rank " << resultType;
-  for (auto [i, dim] : llvm::enumerate(operandType.getShape())) {
-    int64_t target = resultType.getDimSize(i + rankDiff);
-    if (dim != 1 && !dimsCompatible(dim, target))
-      return emitOpError("cannot broadcast ")
-             << operandType << " to " << resultType << ": operand dim #" << i
-             << " is " << dim << ", expected 1 or " << target;
-  }
+  // The first dim of `t` (trailing-aligned with the result) that is neither
+  // 1 nor compatible with the result's.
+  auto misfit = [&](RankedTensorType t) -> std::optional<int64_t> {
+    int64_t offset = resultType.getRank() - t.getRank();
+    for (auto [i, dim] : llvm::enumerate(t.getShape()))
+      if (dim != 1 && !dimsCompatible(dim, resultType.getDimSize(i + offset)))
+        return int64_t(i);
+    return std::nullopt;
+  };
+  if (auto i = misfit(operandType))
+    return emitOpError("cannot broadcast ")
+           << operandType << " to " << resultType << ": operand dim #" << *i
+           << " is " << operandType.getDimSize(*i) << ", expected 1 or "
+           << resultType.getDimSize(*i + rankDiff);
   RankedTensorType likeType;
   if (getLike()) {
     likeType = cast<RankedTensorType>(getLike().getType());
     if (likeType.getRank() > resultType.getRank())
       return emitOpError("expected `like` of rank at most ")
              << resultType.getRank() << " but got " << likeType;
-    int64_t likeOffset = resultType.getRank() - likeType.getRank();
-    for (auto [i, dim] : llvm::enumerate(likeType.getShape())) {
-      int64_t target = resultType.getDimSize(i + likeOffset);
-      if (dim != 1 && !dimsCompatible(dim, target))
-        return emitOpError("cannot broadcast like ")
-               << likeType << " to " << resultType << ": its dim #" << i
-               << " is " << dim << ", expected 1 or " << target;
-    }
+    if (auto i = misfit(likeType))
+      return emitOpError("cannot broadcast like ")
+             << likeType << " to " << resultType << ": its dim #" << *i
+             << " is " << likeType.getDimSize(*i) << ", expected 1 or "
+             << resultType.getDimSize(*i + resultType.getRank() -
+                                      likeType.getRank());
   }
   // Inside a fusion the iteration space sizes every dim.
   if ((*this)->getParentOfType<FusionOp>())
