@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tfc {
@@ -483,6 +485,108 @@ void randomsToCalls(ModuleOp module) {
   }
 }
 
+/// The allocation `v` views, through casts, subviews and reshapes.
+Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// True when `op` writes no buffer that may be `root`'s: it has no memory
+/// effects, or only allocates/frees, or is a linalg op whose outputs are
+/// other fresh allocations.
+bool leavesAlone(Operation *op, Value root) {
+  if (isMemoryEffectFree(op) || isa<memref::AllocOp, memref::AllocaOp>(op))
+    return true;
+  if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+    return rootBuffer(dealloc.getMemref()) != root;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return llvm::all_of(linalgOp.getDpsInits(), [&](Value out) {
+      Value r = rootBuffer(out);
+      return r != root && r.getDefiningOp<memref::AllocOp>();
+    });
+  return false;
+}
+
+/// When `v` is a transposed copy of a 2-d buffer that `user` alone reads
+/// (a matmul gradient's A^T or B^T), made in the same block with nothing
+/// writing the source in between: a transposed view of the source, made
+/// just before `user`; the copy goes, and its buffer, unless reused later,
+/// is left in `dead` for the caller to erase after `user`. The GEMM then reads the source through
+/// BLAS's transpose flag. Else null, nothing changed.
+Value foldTransposedCopy(Value v, Operation *user,
+                         SmallVectorImpl<Operation *> &dead) {
+  auto alloc = v.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != user->getBlock())
+    return {};
+  // Its users: the copy, `user`, deallocs, and (bufferization reuses
+  // buffers) later ops that overwrite it whole before reading it.
+  Block *block = user->getBlock();
+  linalg::GenericOp copy;
+  SmallVector<Operation *> deallocs;
+  Operation *nextWriter = nullptr;
+  for (OpOperand &use : alloc->getUses()) {
+    Operation *u = use.getOwner();
+    Operation *at = block->findAncestorOpInBlock(*u);
+    if (u == user || !at)
+      continue;
+    if (isa<memref::DeallocOp>(u)) {
+      deallocs.push_back(u);
+    } else if (at->isBeforeInBlock(user)) {
+      auto g = dyn_cast<linalg::GenericOp>(u);
+      if (!g || copy)
+        return {};
+      copy = g;
+    } else if (!nextWriter || at->isBeforeInBlock(nextWriter) ||
+               at == nextWriter) {
+      nextWriter = at;
+    }
+  }
+  if (!copy || llvm::any_of(alloc->getUsers(), [&](Operation *u) {
+        return !block->findAncestorOpInBlock(*u);
+      }))
+    return {};
+  if (nextWriter) {
+    auto w = dyn_cast<linalg::LinalgOp>(nextWriter);
+    if (!w || w.getNumParallelLoops() != w.getNumLoops() ||
+        llvm::is_contained(w.getDpsInputs(), v))
+      return {};
+    for (OpOperand &init : w.getDpsInitsMutable())
+      if (init.get() == v && (w.payloadUsesValueFromOperand(&init) ||
+                              !w.getMatchingIndexingMap(&init).isPermutation()))
+        return {};
+    if (!llvm::is_contained(w.getDpsInits(), v))
+      return {};
+  }
+  MLIRContext *ctx = v.getContext();
+  AffineMap swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, ctx);
+  if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
+      copy.getDpsInits()[0] != v || copy.getNumLoops() != 2 ||
+      copy.getNumParallelLoops() != 2 ||
+      copy.getIndexingMapsArray()[0] != swap ||
+      !copy.getIndexingMapsArray()[1].isIdentity())
+    return {};
+  Block &body = copy.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() != 1 ||
+      yield.getValues()[0] != body.getArgument(0))
+    return {};
+  Value source = copy.getDpsInputs()[0];
+  Value root = rootBuffer(source);
+  for (Operation *op = copy->getNextNode(); op != user; op = op->getNextNode())
+    if (!leavesAlone(op, root))
+      return {};
+  copy.erase();
+  if (!nextWriter) {
+    for (Operation *d : deallocs)
+      d->erase();
+    dead.push_back(alloc);
+  }
+  OpBuilder b(user);
+  return memref::TransposeOp::create(b, user->getLoc(), source,
+                                     AffineMapAttr::get(swap));
+}
+
 struct TfcLinalgToBlasPass
     : public tfc::impl::TfcLinalgToBlasPassBase<TfcLinalgToBlasPass> {
   using Base::Base;
@@ -537,11 +641,20 @@ struct TfcLinalgToBlasPass
         fill.erase();
         betaValue = 0.0;
       }
+      SmallVector<Operation *> dead;
+      if (a != b) {
+        if (Value view = foldTransposedCopy(a, op, dead))
+          a = view;
+        if (Value view = foldTransposedCopy(b, op, dead))
+          b = view;
+      }
       Value ca = cast(a), cb = cast(b), cc = cast(c);
       Value beta = arith::ConstantOp::create(
           builder, loc, builder.getFloatAttr(elt, betaValue));
       func::CallOp::create(builder, loc, gemm, ValueRange{ca, cb, cc, beta});
       op.erase();
+      for (Operation *alloc : dead)
+        alloc->erase();
     }
   }
 };

@@ -39,6 +39,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -486,10 +487,18 @@ linkObject(const llvm::orc::JITTargetMachineBuilder &jtmb,
           .setJITTargetMachineBuilder(jtmb)
           .setDataLayout(layout)
           .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession &es) {
-            return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+            auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
                 es, [](const llvm::MemoryBuffer &) {
                   return std::make_unique<llvm::SectionMemoryManager>();
                 });
+            // TFC_PERF_JITDUMP=1: name compiled functions for `perf inject
+            // --jit` (docs/performance.md, "Reproducing the profiles").
+            if (const char *env = std::getenv("TFC_PERF_JITDUMP");
+                env && *env && *env != '0')
+              if (llvm::JITEventListener *perf =
+                      llvm::JITEventListener::createPerfJITEventListener())
+                layer->registerJITEventListener(*perf);
+            return layer;
           })
           .create();
   if (!jit)

@@ -57,3 +57,93 @@ func.func @integer(%a: memref<64x128xi32>, %b: memref<128x64xi32>, %c: memref<64
   linalg.matmul ins(%a, %b : memref<64x128xi32>, memref<128x64xi32>) outs(%c : memref<64x64xi32>)
   return
 }
+
+// A matmul gradient's transposed copy (x^T for dW = x^T dy) is not made:
+// the GEMM reads x through a transposed view (BLAS's transpose flag), and
+// the copy's buffer goes with its dealloc.
+// CHECK-LABEL: func @transposed_operand
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.dealloc
+// CHECK: %[[T:.*]] = memref.transpose %arg0 (d0, d1) -> (d1, d0) : memref<128x784xf32> to memref<784x128xf32, strided<[1, 784]>>
+// CHECK: %[[A:.*]] = memref.cast %[[T]]
+// CHECK: call @tfc_rt_gemm_f32(%[[A]],
+func.func @transposed_operand(%x: memref<128x784xf32>, %d: memref<128x256xf32>) -> memref<784x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<784x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<128x784xf32>) outs(%t : memref<784x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %c = memref.alloc() : memref<784x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<784x256xf32>)
+  linalg.matmul ins(%t, %d : memref<784x128xf32>, memref<128x256xf32>) outs(%c : memref<784x256xf32>)
+  memref.dealloc %t : memref<784x128xf32>
+  return %c : memref<784x256xf32>
+}
+
+// The right operand too (dx = dy W^T); bufferization reused the copy's
+// buffer for a later op that overwrites it whole, so the buffer stays.
+// CHECK-LABEL: func @transposed_rhs_reused
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<128x256xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: %[[T:.*]] = memref.transpose %arg1 (d0, d1) -> (d1, d0)
+// CHECK: call @tfc_rt_gemm_f32(
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[BUF]]
+func.func @transposed_rhs_reused(%dy: memref<128x128xf32>, %w: memref<256x128xf32>, %o: memref<128x256xf32>) -> memref<128x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<128x256xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : memref<256x128xf32>) outs(%t : memref<128x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %c = memref.alloc() : memref<128x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x256xf32>)
+  linalg.matmul ins(%dy, %t : memref<128x128xf32>, memref<128x256xf32>) outs(%c : memref<128x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%o : memref<128x256xf32>) outs(%t : memref<128x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  }
+  return %t : memref<128x256xf32>
+}
+
+// Kept: the source is written between the copy and the matmul, and a
+// later op reads the copy's buffer before overwriting it.
+// CHECK-LABEL: func @transposed_source_written
+// CHECK: linalg.generic
+// CHECK: linalg.fill
+// CHECK-NOT: memref.transpose
+// CHECK: call @tfc_rt_gemm_f32(
+// CHECK-LABEL: func @transposed_copy_read_later
+// CHECK: linalg.generic
+// CHECK-NOT: memref.transpose
+// CHECK: call @tfc_rt_gemm_f32(
+func.func @transposed_source_written(%d: memref<128x256xf32>) -> memref<784x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<128x784xf32>
+  %t = memref.alloc() : memref<784x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<128x784xf32>) outs(%t : memref<784x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%x : memref<128x784xf32>)
+  %c = memref.alloc() : memref<784x256xf32>
+  linalg.matmul ins(%t, %d : memref<784x128xf32>, memref<128x256xf32>) outs(%c : memref<784x256xf32>)
+  return %c : memref<784x256xf32>
+}
+func.func @transposed_copy_read_later(%dy: memref<128x128xf32>, %w: memref<256x128xf32>) -> memref<128x256xf32> {
+  %t = memref.alloc() : memref<128x256xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : memref<256x128xf32>) outs(%t : memref<128x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %c = memref.alloc() : memref<128x256xf32>
+  linalg.matmul ins(%dy, %t : memref<128x128xf32>, memref<128x256xf32>) outs(%c : memref<128x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%t : memref<128x256xf32>) {
+  ^bb0(%out: f32):
+    %r = arith.addf %out, %out : f32
+    linalg.yield %r : f32
+  }
+  return %c : memref<128x256xf32>
+}
