@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -185,6 +186,46 @@ bool isColumnSum(linalg::LinalgOp op) {
   return true;
 }
 
+/// The splat value of the constant global `v` reads, if it is one.
+std::optional<TypedAttr> splatGlobal(Value v) {
+  auto get = v.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return std::nullopt;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  if (!global || !global.getConstant())
+    return std::nullopt;
+  auto init = dyn_cast_or_null<SplatElementsAttr>(global.getConstantInitValue());
+  if (!init)
+    return std::nullopt;
+  return init.getSplatValue<TypedAttr>();
+}
+
+/// memref.copy between strided views (a concat's or a slice gradient's
+/// blocks) would become a call of MLIR's generic `memrefCopy`, one element
+/// at a time through index arithmetic; as linalg.copy it becomes loops
+/// like any other op here (contiguous rows innermost, vectorized). A copy
+/// of a splat constant becomes a fill. Contiguous copies stay (memcpy).
+void stridedCopiesToLinalg(Operation *root) {
+  SmallVector<memref::CopyOp> copies;
+  root->walk([&](memref::CopyOp op) { copies.push_back(op); });
+  for (memref::CopyOp op : copies) {
+    auto from = cast<MemRefType>(op.getSource().getType());
+    auto to = cast<MemRefType>(op.getTarget().getType());
+    std::optional<TypedAttr> splat = splatGlobal(op.getSource());
+    if (!splat && from.getLayout().isIdentity() && to.getLayout().isIdentity())
+      continue;
+    OpBuilder b(op);
+    if (splat) {
+      Value value = arith::ConstantOp::create(b, op.getLoc(), *splat);
+      linalg::FillOp::create(b, op.getLoc(), value, op.getTarget());
+    } else {
+      linalg::CopyOp::create(b, op.getLoc(), op.getSource(), op.getTarget());
+    }
+    op.erase();
+  }
+}
+
 struct TfcLinalgToLoopsPass
     : public tfc::impl::TfcLinalgToLoopsPassBase<TfcLinalgToLoopsPass> {
   using Base::Base;
@@ -217,6 +258,7 @@ struct TfcLinalgToLoopsPass
   }
 
   void runOnOperation() override {
+    stridedCopiesToLinalg(getOperation());
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op.hasPureBufferSemantics())

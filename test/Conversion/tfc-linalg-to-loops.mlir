@@ -197,3 +197,28 @@ func.func @leading_reduction_transposed(%x: memref<32x128x26x26xf32>, %y: memref
   }
   return
 }
+
+// A copy into a strided view (a block of a concat or of a slice's
+// gradient) becomes loops over contiguous rows, not a call of MLIR's
+// element-at-a-time memrefCopy; a copy of a splat constant global becomes
+// a fill; a copy between contiguous buffers stays (memcpy).
+memref.global "private" constant @zeros : memref<64x768xf32> = dense<0.000000e+00>
+// CHECK-LABEL: func @strided_copies
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT: memref.get_global
+// CHECK: scf.for
+// CHECK: memref.load %arg0
+// CHECK: memref.store %{{.*}}, %{{.*}} : memref<64x256xf32, strided<[1024, 1], offset: 768>>
+// CHECK: memref.store %[[ZERO]], %{{.*}} : memref<64x768xf32, strided<[1024, 1]>>
+// CHECK: memref.copy %arg0, %arg2 : memref<64x256xf32> to memref<64x256xf32>
+// SEQ-LABEL: func @strided_copies
+// SEQ-NOT: memref.get_global
+func.func @strided_copies(%g: memref<64x256xf32>, %out: memref<64x1024xf32>, %c: memref<64x256xf32>) {
+  %z = memref.get_global @zeros : memref<64x768xf32>
+  %left = memref.subview %out[0, 0] [64, 768] [1, 1] : memref<64x1024xf32> to memref<64x768xf32, strided<[1024, 1]>>
+  %right = memref.subview %out[0, 768] [64, 256] [1, 1] : memref<64x1024xf32> to memref<64x256xf32, strided<[1024, 1], offset: 768>>
+  memref.copy %g, %right : memref<64x256xf32> to memref<64x256xf32, strided<[1024, 1], offset: 768>>
+  memref.copy %z, %left : memref<64x768xf32> to memref<64x768xf32, strided<[1024, 1]>>
+  memref.copy %g, %c : memref<64x256xf32> to memref<64x256xf32>
+  return
+}

@@ -127,6 +127,12 @@ def TfcLinalgToLoopsPass : Pass<"tfc-linalg-to-loops"> {
       instructions, and LLVM's full unrolling of small static loops
       multiplied that code (and the compile time) without making it
       faster. The vectorizer still widens the innermost loop.
+    - a `memref.copy` between strided views (the blocks of a concat or a
+      slice's gradient) becomes `linalg.copy` first, hence loops like the
+      rest; MLIR lowers it to a call of the generic `memrefCopy`, which
+      moves one element at a time. A copy of a splat constant global
+      becomes `linalg.fill`. Copies between contiguous buffers stay
+      (`memcpy`).
     `parallel-threshold=0` keeps everything sequential.
   }];
   let options = [
@@ -136,6 +142,7 @@ def TfcLinalgToLoopsPass : Pass<"tfc-linalg-to-loops"> {
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::LLVM::LLVMDialect"];
 }
