@@ -52,15 +52,62 @@ func::FuncOp getOrInsertGemm(ModuleOp module, Type elt) {
   return fn;
 }
 
-/// The fill that zeroes `buffer` just before `op`, if any: the call then
-/// overwrites with beta = 0 and the fill goes away.
-linalg::FillOp zeroFillBefore(Operation *op, Value buffer) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  if (!fill || fill.getOutputs()[0] != buffer)
-    return {};
-  if (!matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
-    return {};
-  return fill;
+/// The allocation `v` views, through casts, subviews and reshapes.
+Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Whether `op` or an op nested in it has an operand viewing `root`.
+bool touches(Operation *op, Value root) {
+  WalkResult r = op->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (isa<MemRefType>(v.getType()) && rootBuffer(v) == root)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
+bool isZeroFill(linalg::FillOp fill) {
+  return matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+}
+
+/// Whether `buffer` holds the zeros of a fill when `op` runs: the fill is
+/// earlier in the block and the ops in between at most copy from it.
+bool zeroFilledAt(Value buffer, Operation *op) {
+  Value root = rootBuffer(buffer);
+  for (Operation *p = op->getPrevNode(); p; p = p->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(p);
+        fill && fill.getOutputs()[0] == buffer)
+      return isZeroFill(fill);
+    if (auto copy = dyn_cast<memref::CopyOp>(p);
+        copy && rootBuffer(copy.getTarget()) != root)
+      continue; // reads it at most
+    if (touches(p, root))
+      return false;
+  }
+  return false;
+}
+
+/// The op that last zeroed `buffer` before `op`, with nothing in between
+/// touching it: a zero fill, or a copy of a zero-filled buffer (one-shot
+/// bufferization's copy when two matmuls share one CSE'd zero init). The
+/// call then overwrites with beta = 0 and that op goes. Else null.
+Operation *zeroingBefore(Operation *op, Value buffer) {
+  Value root = rootBuffer(buffer);
+  for (Operation *p = op->getPrevNode(); p; p = p->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(p);
+        fill && fill.getOutputs()[0] == buffer)
+      return isZeroFill(fill) ? p : nullptr;
+    if (auto copy = dyn_cast<memref::CopyOp>(p);
+        copy && copy.getTarget() == buffer)
+      return zeroFilledAt(copy.getSource(), copy) ? p : nullptr;
+    if (touches(p, root))
+      return nullptr;
+  }
+  return nullptr;
 }
 
 /// `memref<?x?x?x?xT, strided<[?, ?, ?, ?], offset: ?>>`: any 4-d view.
@@ -109,10 +156,10 @@ bool convToCall(ModuleOp module, linalg::LinalgOp op, StringRef base,
       staticWork(ranges) < minWork)
     return false;
   // The kernels overwrite the output: only a freshly zeroed one qualifies.
-  linalg::FillOp fill = zeroFillBefore(op, c);
-  if (!fill)
+  Operation *zeroing = zeroingBefore(op, c);
+  if (!zeroing)
     return false;
-  fill.erase();
+  zeroing->erase();
   OpBuilder builder(op);
   Location loc = op.getLoc();
   func::FuncOp fn = getOrInsertConvCall(module, base, elt);
@@ -485,13 +532,6 @@ void randomsToCalls(ModuleOp module) {
   }
 }
 
-/// The allocation `v` views, through casts, subviews and reshapes.
-Value rootBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// True when `op` writes no buffer that may be `root`'s: it has no memory
 /// effects, or only allocates/frees, or is a linalg op whose outputs are
 /// other fresh allocations.
@@ -637,8 +677,8 @@ struct TfcLinalgToBlasPass
         return memref::CastOp::create(builder, loc, view, v);
       };
       double betaValue = 1.0;
-      if (linalg::FillOp fill = zeroFillBefore(op, c)) {
-        fill.erase();
+      if (Operation *zeroing = zeroingBefore(op, c)) {
+        zeroing->erase();
         betaValue = 0.0;
       }
       SmallVector<Operation *> dead;

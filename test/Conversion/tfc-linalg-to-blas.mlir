@@ -147,3 +147,44 @@ func.func @transposed_copy_read_later(%dy: memref<128x128xf32>, %w: memref<256x1
   }
   return %c : memref<128x256xf32>
 }
+
+// Two matmuls shared one CSE'd zero init: bufferization filled one buffer
+// and copied it for the other. Both calls overwrite (beta = 0), and the
+// fill and the copy go, as do the other ops in between that leave C alone.
+// CHECK-LABEL: func @shared_zero_init
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.copy
+// CHECK: %[[B1:cst_[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: call @tfc_rt_gemm_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[B1]])
+// CHECK: %[[B2:cst_[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: call @tfc_rt_gemm_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[B2]])
+func.func @shared_zero_init(%a: memref<256x64xf32>, %b: memref<64x1024xf32>, %x: memref<256x64xf32>) -> (memref<256x1024xf32>, memref<256x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = memref.alloc() : memref<256x1024xf32>
+  linalg.fill ins(%zero : f32) outs(%c0 : memref<256x1024xf32>)
+  %c1 = memref.alloc() : memref<256x1024xf32>
+  memref.copy %c0, %c1 : memref<256x1024xf32> to memref<256x1024xf32>
+  linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x1024xf32>) outs(%c1 : memref<256x1024xf32>)
+  %t = memref.alloc() : memref<256x64xf32>
+  linalg.copy ins(%x : memref<256x64xf32>) outs(%t : memref<256x64xf32>)
+  linalg.matmul ins(%t, %b : memref<256x64xf32>, memref<64x1024xf32>) outs(%c0 : memref<256x1024xf32>)
+  return %c0, %c1 : memref<256x1024xf32>, memref<256x1024xf32>
+}
+
+// Kept: an op in between reads C's zeros (beta = 1 then).
+// CHECK-LABEL: func @zero_init_read
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: call @tfc_rt_gemm_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]])
+func.func @zero_init_read(%a: memref<256x64xf32>, %b: memref<64x1024xf32>, %o: memref<256x1024xf32>) -> memref<256x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<256x1024xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x1024xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<256x1024xf32>) outs(%o : memref<256x1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x1024xf32>) outs(%c : memref<256x1024xf32>)
+  return %c : memref<256x1024xf32>
+}
