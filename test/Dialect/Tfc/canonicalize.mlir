@@ -269,3 +269,48 @@ func.func @floor_floor(%x: tensor<3xf32>) -> tensor<3xf32> {
   %1 = tfc.floor %0 : tensor<3xf32>
   return %1 : tensor<3xf32>
 }
+
+// -----
+
+// The summed gradients of four slices of one tensor (each its block in
+// zeros, as the slice gradient builds it) become one concat of the blocks:
+// no zeros, no adds.
+// CHECK-LABEL: func @sum_of_slice_gradients
+// CHECK-NOT: tfc.add
+// CHECK-NOT: tfc.constant
+// CHECK: %[[R:.*]] = tfc.concat %arg0, %arg1, %arg2, %arg3 axis = 1 : (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @sum_of_slice_gradients(%g0: tensor<4x2xf32>, %g1: tensor<4x2xf32>, %g2: tensor<4x2xf32>, %g3: tensor<4x2xf32>) -> tensor<4x8xf32> {
+  %z6 = tfc.constant dense<0.0> : tensor<4x6xf32>
+  %z4 = tfc.constant dense<0.0> : tensor<4x4xf32>
+  %z2 = tfc.constant dense<0.0> : tensor<4x2xf32>
+  %d3 = tfc.concat %z6, %g3 axis = 1 : (tensor<4x6xf32>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  %d2 = tfc.concat %z4, %g2, %z2 axis = 1 : (tensor<4x4xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  %s = tfc.add %d3, %d2 : tensor<4x8xf32>
+  %d1 = tfc.concat %z2, %g1, %z4 axis = 1 : (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+  %t = tfc.add %s, %d1 : tensor<4x8xf32>
+  %d0 = tfc.concat %g0, %z6 axis = 1 : (tensor<4x2xf32>, tensor<4x6xf32>) -> tensor<4x8xf32>
+  %u = tfc.add %t, %d0 : tensor<4x8xf32>
+  return %u : tensor<4x8xf32>
+}
+
+// -----
+
+// Kept: a block that is not a constant spans the other side's cut, and a
+// concat with another use.
+// CHECK-LABEL: func @misaligned_concats
+// CHECK: tfc.add
+// CHECK-LABEL: func @shared_concat
+// CHECK: tfc.add
+func.func @misaligned_concats(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x2xf32>, %d: tensor<4x6xf32>) -> tensor<4x8xf32> {
+  %l = tfc.concat %a, %b axis = 1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+  %r = tfc.concat %c, %d axis = 1 : (tensor<4x2xf32>, tensor<4x6xf32>) -> tensor<4x8xf32>
+  %s = tfc.add %l, %r : tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+func.func @shared_concat(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %l = tfc.concat %a, %b axis = 1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+  %r = tfc.concat %b, %a axis = 1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+  %s = tfc.add %l, %r : tensor<4x8xf32>
+  return %s, %l : tensor<4x8xf32>, tensor<4x8xf32>
+}

@@ -349,6 +349,93 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+namespace {
+/// concat(a1, a2, ...) + concat(b1, b2, ...) along one axis ->
+/// concat(a1 + b1, ...) over the union of both concats' cuts, where a block
+/// spanning a cut of the other side must be a splat constant (cut into
+/// smaller splats). x + 0 then folds, so the summed gradients of slices
+/// (each its block in zeros) become one concat of the blocks.
+struct AddOfConcats : public OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    auto lhs = op.getLhs().getDefiningOp<ConcatOp>();
+    auto rhs = op.getRhs().getDefiningOp<ConcatOp>();
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!lhs || !rhs || !type || lhs.getAxis() != rhs.getAxis() ||
+        !lhs->hasOneUse() || !rhs->hasOneUse() ||
+        lhs.getType() != type || rhs.getType() != type)
+      return rewriter.notifyMatchFailure(op, "not two single-use concats");
+    int64_t axis = static_cast<int64_t>(lhs.getAxis());
+    // Each side's blocks as [begin, end) along the axis; all static.
+    auto blocks = [&](ConcatOp c, SmallVector<int64_t> &cuts) {
+      int64_t at = 0;
+      for (Value v : c.getInputs()) {
+        int64_t n = cast<RankedTensorType>(v.getType()).getDimSize(axis);
+        if (ShapedType::isDynamic(n))
+          return false;
+        at += n;
+        cuts.push_back(at);
+      }
+      return true;
+    };
+    SmallVector<int64_t> lcuts, rcuts;
+    if (!blocks(lhs, lcuts) || !blocks(rhs, rcuts))
+      return rewriter.notifyMatchFailure(op, "a dynamic block");
+    SmallVector<int64_t> cuts(lcuts);
+    cuts.append(rcuts);
+    llvm::sort(cuts);
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    // The block of `c` covering [from, to): an input, or a piece of a splat.
+    auto piece = [&](ConcatOp c, ArrayRef<int64_t> ends, int64_t from,
+                     int64_t to, bool build) -> Value {
+      size_t i = llvm::upper_bound(ends, from) - ends.begin();
+      Value input = c.getInputs()[i];
+      int64_t begin = i == 0 ? 0 : ends[i - 1];
+      if (begin == from && ends[i] == to)
+        return input;
+      SplatElementsAttr splat;
+      if (!matchPattern(input, m_Constant(&splat)))
+        return {};
+      if (!build)
+        return input;
+      auto inputType = cast<RankedTensorType>(input.getType());
+      SmallVector<int64_t> shape(inputType.getShape());
+      shape[axis] = to - from;
+      auto pieceType = inputType.clone(shape);
+      return ConstantOp::create(
+          rewriter, op.getLoc(), pieceType,
+          SplatElementsAttr::get(pieceType,
+                                 splat.getSplatValue<Attribute>()));
+    };
+    for (bool build : {false, true}) {
+      SmallVector<Value> sums;
+      int64_t from = 0;
+      for (int64_t to : cuts) {
+        Value a = piece(lhs, lcuts, from, to, build),
+              b = piece(rhs, rcuts, from, to, build);
+        if (!a || !b)
+          return rewriter.notifyMatchFailure(
+              op, "a block that is not a splat spans a cut");
+        if (build)
+          sums.push_back(AddOp::create(rewriter, op.getLoc(), a, b));
+        from = to;
+      }
+      if (build)
+        rewriter.replaceOpWithNewOp<ConcatOp>(op, type, sums,
+                                              lhs.getAxisAttr());
+    }
+    return success();
+  }
+};
+} // namespace
+
+void AddOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<AddOfConcats>(context);
+}
+
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   if (Attribute folded = foldBinary(
           adaptor.getOperands(), getType(),

@@ -315,12 +315,17 @@ def Tfc_AddOp : Tfc_BinaryElementwiseOp<"add", Tfc_NumericTensor,
   let description = [{
     `lhs + rhs` per element; integers wrap. Folds constants and `x + 0`
     (for floats this treats `-0.0 + 0.0` as `-0.0`, as XLA does).
+    Canonicalization adds two single-use `tfc.concat`s along the same axis
+    block by block, cutting only splat constants where their blocks do not
+    line up: the sum of slice gradients (each the block in zeros) becomes
+    one concat of the blocks.
 
     Example:
     ```mlir
     %0 = tfc.add %a, %b : tensor<2x3xf32>
     ```
   }];
+  let hasCanonicalizer = 1;
 }
 
 def Tfc_SubOp : Tfc_BinaryElementwiseOp<"sub", Tfc_NumericTensor> {
