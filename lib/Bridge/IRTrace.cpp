@@ -162,6 +162,117 @@ IRTrace::cond(const Tensor &pred,
   return results;
 }
 
+Tensor IRTrace::custom_gradient(
+    const std::vector<Tensor> &inputs, const Tensor &value,
+    const std::function<std::vector<Tensor>(const Tensor &)> &backward) {
+  mlir::Value v = toValue(value, "custom_gradient");
+  auto resultType = mlir::cast<mlir::RankedTensorType>(v.getType());
+  if (!mlir::isa<mlir::FloatType>(resultType.getElementType()))
+    return value; // no gradient flows through it anyway
+  mlir::Location loc = v.getLoc();
+  llvm::SmallVector<mlir::Value> operands;
+  for (const Tensor &t : inputs)
+    operands.push_back(toValue(t, "custom_gradient"));
+  operands.push_back(v);
+  auto op = mlir::tfc::CustomGradientOp::create(
+      builder, loc, mlir::TypeRange{resultType}, operands);
+  mlir::Region &bwdRegion = op.getBackward();
+  mlir::Block *bwd = new mlir::Block();
+  bwdRegion.push_back(bwd);
+  for (mlir::Value o : operands)
+    bwd->addArgument(o.getType(), loc);
+  bwd->addArgument(resultType, loc); // the result
+  bwd->addArgument(resultType, loc); // its adjoint
+  llvm::SmallVector<mlir::Value> grads;
+  auto fail = [&](const std::string &why) {
+    op.erase();
+    return InvalidArgumentError("custom_gradient: " + why);
+  };
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(bwd);
+    std::vector<Tensor> out = backward(symbolic(bwd->getArguments().back()));
+    if (out.size() != inputs.size())
+      throw fail("the backward function returned " +
+                 std::to_string(out.size()) + " gradients for " +
+                 std::to_string(inputs.size()) + " inputs");
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (!out[i].defined()) {
+        grads.push_back({});
+        continue;
+      }
+      mlir::Value g = toValue(out[i], "custom_gradient");
+      if (g.getType() != operands[i].getType())
+        throw fail("the backward function returned a gradient of type " +
+                   describeTensor(out[i]) + " for input " + std::to_string(i) +
+                   ", which is " + describeTensor(inputs[i]));
+      grads.push_back(g);
+    }
+  }
+  // Outer values the backward reads (tensors its closure captured) become
+  // operands: the op is isolated from above.
+  llvm::SetVector<mlir::Value> captures;
+  auto outside = [&](mlir::Value x) {
+    return !bwdRegion.isAncestor(x.getParentRegion());
+  };
+  bwd->walk([&](mlir::Operation *inner) {
+    for (mlir::Value x : inner->getOperands())
+      if (outside(x))
+        captures.insert(x);
+  });
+  for (mlir::Value g : grads)
+    if (g && outside(g))
+      captures.insert(g);
+  size_t firstCapture = operands.size();
+  for (auto [k, captured] : llvm::enumerate(captures)) {
+    mlir::Value c = captured;
+    op->insertOperands(op->getNumOperands(), c);
+    mlir::BlockArgument arg =
+        bwd->insertArgument(firstCapture + k, c.getType(), loc);
+    c.replaceUsesWithIf(arg, [&](mlir::OpOperand &use) {
+      return bwdRegion.isAncestor(use.getOwner()->getParentRegion());
+    });
+    for (mlir::Value &g : grads)
+      if (g == c)
+        g = arg;
+    operands.push_back(c);
+  }
+  {
+    // One adjoint per operand: the backward's for the inputs, zeros for
+    // `value` (its forward ops get no gradient through here) and captures.
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(bwd);
+    llvm::SmallVector<mlir::Value> yields;
+    for (size_t i = 0; i < operands.size(); ++i) {
+      if (i < grads.size() && grads[i]) {
+        yields.push_back(grads[i]);
+        continue;
+      }
+      auto type = mlir::cast<mlir::RankedTensorType>(operands[i].getType());
+      if (!type.hasStaticShape())
+        throw fail("a traced custom_gradient needs static shapes (operand " +
+                   std::to_string(i) + " is " +
+                   shape_to_string(shapeOf(type)) + ")");
+      yields.push_back(mlir::tfc::ConstantOp::create(
+          builder, loc, type,
+          mlir::DenseElementsAttr::get(
+              type, builder.getZeroAttr(type.getElementType()))));
+    }
+    mlir::tfc::CustomYieldOp::create(builder, loc, yields);
+  }
+  mlir::Block *fwd = new mlir::Block();
+  op.getForward().push_back(fwd);
+  for (mlir::Value o : operands)
+    fwd->addArgument(o.getType(), loc);
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(fwd);
+    mlir::tfc::CustomYieldOp::create(
+        builder, loc, mlir::ValueRange{fwd->getArgument(inputs.size())});
+  }
+  return symbolic(op->getResult(0));
+}
+
 std::vector<Tensor> IRTrace::while_loop(
     const std::function<Tensor(const std::vector<Tensor> &)> &condFn,
     const std::function<std::vector<Tensor>(const std::vector<Tensor> &)>

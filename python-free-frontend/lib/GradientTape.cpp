@@ -763,9 +763,13 @@ Tensor tfc::detail::record_custom_gradient(const std::vector<Tensor> &inputs,
                                  " is an undefined tensor");
   bool tracing = false;
   TapeTraceHook *wrapper = currentWrapper(tracing);
+  // Traced with no tape in the trace: the rule goes into the IR
+  // (tfc.custom_gradient), for a tape around a call of the compiled code.
+  if (tracing && !wrapper)
+    return active_trace_hook()->custom_gradient(inputs, value, backward);
   Registry &reg = registry();
   RegistryLock lock(reg.mutex);
-  if ((tracing && !wrapper) || reg.tapes.empty())
+  if (reg.tapes.empty())
     return value;
   {
     // The node gets an output of its own: `value` may be an input, or the
@@ -866,6 +870,11 @@ Tensor VariableWatcher::op(OpKind kind, const Tensor *inputs, size_t n,
 }
 Tensor VariableWatcher::constant(const Tensor &value) {
   return inner->constant(value);
+}
+Tensor VariableWatcher::custom_gradient(
+    const std::vector<Tensor> &inputs, const Tensor &value,
+    const std::function<std::vector<Tensor>(const Tensor &)> &backward) {
+  return inner->custom_gradient(inputs, value, backward);
 }
 Tensor VariableWatcher::var_read(const std::shared_ptr<VariableState> &var) {
   Tensor value = inner->var_read(var);

@@ -688,6 +688,8 @@ FunctionCore::FunctionCore(FunctionOptions options) : impl(new Impl) {
 }
 FunctionCore::~FunctionCore() = default;
 
+const FunctionOptions &FunctionCore::options() const { return impl->options; }
+
 ConcreteFunction *FunctionCore::lookup(const CallArgs &args) {
   const CacheEntry *last = impl->last.load(std::memory_order_acquire);
   if (last && last->matches(args))

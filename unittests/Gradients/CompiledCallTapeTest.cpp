@@ -467,4 +467,80 @@ TEST(CompiledCallTape, SecondDerivativeOfLog1pexpCustomGradient) {
   EXPECT_EQ(grad(grad(log1pexp))(0.f).item<float>(), 0.25f);
 }
 
+// A custom_gradient called inside a tfc::function keeps its rule when a
+// tape records a call of the compiled code: the trace holds a
+// tfc.custom_gradient (before, the rule was dropped and the compiled VJP
+// differentiated the forward: NaN at 100, where exp overflows).
+TEST(CompiledCallTape, CustomGradientInsideACompiledCall) {
+  auto log1pexp = custom_gradient([](const Tensor &x) {
+    Tensor e = exp(x);
+    return std::pair{log(1 + e),
+                     [e](const Tensor &dy) { return dy * (1 - 1 / (1 + e)); }};
+  });
+  auto f = function([&](const Tensor &x) { return log1pexp(x) * 2.f; });
+  Tensor x = constant({0.f, 100.f});
+  GradientTape tape;
+  tape.watch(x);
+  Tensor y = f(x);
+  EXPECT_EQ(tape.gradient(y, x).to_vector<float>(),
+            (std::vector<float>{1.f, 2.f}));
+  EXPECT_NE(f.ir().find("tfc.custom_gradient"), std::string::npos);
+  EXPECT_EQ(y.to_vector<float>()[0], std::log(2.f) * 2.f);
+}
+
+// A backward returning the wrong shape or count throws when traced, as it
+// throws eagerly when the tape computes gradients.
+TEST(CompiledCallTape, TracedCustomGradientChecksTheBackward) {
+  auto badShape = custom_gradient([](const Tensor &x) {
+    return std::pair{x * 2.0, [](const Tensor &) { return constant({1.0}); }};
+  });
+  auto f = function([&](const Tensor &x) { return badShape(x); });
+  try {
+    f(constant({1.0, 2.0}));
+    FAIL() << "expected InvalidArgumentError";
+  } catch (const InvalidArgumentError &e) {
+    EXPECT_NE(std::string(e.what()).find("custom_gradient: the backward "
+                                         "function returned a gradient"),
+              std::string::npos)
+        << e.what();
+  }
+  auto badCount = custom_gradient([](const Tensor &a, const Tensor &b) {
+    return std::pair{a * b, [](const Tensor &dy) {
+                       return std::vector<Tensor>{dy};
+                     }};
+  });
+  auto g = function([&](const Tensor &a) { return badCount(a, a); });
+  EXPECT_THROW(g(constant({1.0})), InvalidArgumentError);
+}
+
+// custom_gradient of a tfc::function: one compiled function whose custom
+// backward is what a tape around its call, grad and grad(grad) use.
+TEST(CompiledCallTape, CustomGradientOfAFunction) {
+  auto clip = custom_gradient(function([](const Tensor &x) {
+    return std::pair{x * 1.0, [](const Tensor &dy) {
+                       return minimum(maximum(dy, -0.5), 0.5);
+                     }};
+  }));
+  Tensor x = constant({1.0, 2.0});
+  GradientTape tape;
+  tape.watch(x);
+  Tensor y = clip(x) * 4.0;
+  EXPECT_EQ(tape.gradient(y, x).to_vector<double>(),
+            (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(clip(constant({3.0, -1.0})).to_vector<double>(),
+            (std::vector<double>{3.0, -1.0}));
+  EXPECT_EQ(clip.tracing_count(), 1);
+
+  auto log1pexp = custom_gradient(function([](const Tensor &x) {
+    Tensor e = exp(x);
+    return std::pair{log(1 + e),
+                     [e](const Tensor &dy) { return dy * (1 - 1 / (1 + e)); }};
+  }));
+  EXPECT_EQ(grad(log1pexp)(0.f).item<float>(), 0.5f);
+  EXPECT_EQ(grad(grad(log1pexp))(0.f).item<float>(), 0.25f);
+  // exp(100) overflows float32: the custom gradient is 1, where the
+  // recorded forward's own gradient would be inf / inf = NaN.
+  EXPECT_EQ(grad(log1pexp)(100.f).item<float>(), 1.0f);
+}
+
 } // namespace

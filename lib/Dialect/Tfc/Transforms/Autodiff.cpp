@@ -25,6 +25,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -727,8 +728,14 @@ LogicalResult VJPGenerator::reverseCustom(CustomGradientOp op, OpBuilder &b,
   for (Operation &inner : backward.without_terminator())
     cloneFresh(b, inner, local);
   for (auto [input, g] :
-       llvm::zip(op.getInputs(), backward.getTerminator()->getOperands()))
+       llvm::zip(op.getInputs(), backward.getTerminator()->getOperands())) {
+    // A zero constant is the region's "no gradient": nothing flows on (as a
+    // None gradient in TensorFlow), so an op on the way cannot turn it
+    // into NaN (0 * exp(100) in float32 is 0 * inf).
+    if (matchPattern(g, m_AnyZeroFloat()))
+      continue;
     accumulate(b, op.getLoc(), adj, input, local.lookupOrDefault(g));
+  }
   return success();
 }
 

@@ -16,6 +16,7 @@
 
 #include "tfc/JIT/CompiledModule.h"
 #include "tfc/frontend/Dispatch.h"
+#include "tfc/frontend/Gradients.h"
 #include "tfc/frontend/Variable.h"
 #include "tfc/runtime/Tensor.h"
 
@@ -202,6 +203,7 @@ public:
 
   int tracing_count() const;
   std::string ir(std::string_view stage) const;
+  const FunctionOptions &options() const;
 
 private:
   /// TFC_LOG=retrace and the too-many-traces warning (trace path only).
@@ -376,6 +378,11 @@ public:
     return core->ir(stage);
   }
 
+  /// The traced callable and the options it was made with (what
+  /// custom_gradient(tfc::function(f)) rewraps).
+  const F &callable() const { return fn; }
+  const FunctionOptions &options() const { return core->options(); }
+
 private:
   /// Mutable: a `mutable` lambda may be traced too (its state changes only
   /// while tracing, which the core serialises).
@@ -387,6 +394,15 @@ private:
 /// the tfc dialect and runs JIT-compiled code.
 template <class F> auto function(F f, FunctionOptions options = {}) {
   return Function<F>(std::move(f), std::move(options));
+}
+
+/// custom_gradient of a tfc::function: the same function compiled with its
+/// custom gradient, i.e. tfc::function(custom_gradient(f)) with the
+/// function's options. Its body returns {value, backward} as for
+/// custom_gradient (Gradients.h); the trace holds both (tfc.custom_gradient),
+/// so a tape around a call gets the rule from the compiled VJP.
+template <class F> auto custom_gradient(Function<F> f) {
+  return function(custom_gradient(F(f.callable())), f.options());
 }
 
 } // namespace tfc
