@@ -251,8 +251,8 @@ Tensor IRTrace::custom_gradient(
       auto type = mlir::cast<mlir::RankedTensorType>(operands[i].getType());
       if (!type.hasStaticShape())
         throw fail("a traced custom_gradient needs static shapes (operand " +
-                   std::to_string(i) + " is " +
-                   shape_to_string(shapeOf(type)) + ")");
+                   std::to_string(i) + " is " + shape_to_string(shapeOf(type)) +
+                   ")");
       yields.push_back(mlir::tfc::ConstantOp::create(
           builder, loc, type,
           mlir::DenseElementsAttr::get(

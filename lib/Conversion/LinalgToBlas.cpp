@@ -552,8 +552,8 @@ bool leavesAlone(Operation *op, Value root) {
 /// (a matmul gradient's A^T or B^T), made in the same block with nothing
 /// writing the source in between: a transposed view of the source, made
 /// just before `user`; the copy goes, and its buffer, unless reused later,
-/// is left in `dead` for the caller to erase after `user`. The GEMM then reads the source through
-/// BLAS's transpose flag. Else null, nothing changed.
+/// is left in `dead` for the caller to erase after `user`. The GEMM then reads
+/// the source through BLAS's transpose flag. Else null, nothing changed.
 Value foldTransposedCopy(Value v, Operation *user,
                          SmallVectorImpl<Operation *> &dead) {
   auto alloc = v.getDefiningOp<memref::AllocOp>();

@@ -195,7 +195,8 @@ std::optional<TypedAttr> splatGlobal(Value v) {
       get, get.getNameAttr());
   if (!global || !global.getConstant())
     return std::nullopt;
-  auto init = dyn_cast_or_null<SplatElementsAttr>(global.getConstantInitValue());
+  auto init =
+      dyn_cast_or_null<SplatElementsAttr>(global.getConstantInitValue());
   if (!init)
     return std::nullopt;
   return init.getSplatValue<TypedAttr>();

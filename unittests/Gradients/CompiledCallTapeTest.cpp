@@ -505,9 +505,8 @@ TEST(CompiledCallTape, TracedCustomGradientChecksTheBackward) {
         << e.what();
   }
   auto badCount = custom_gradient([](const Tensor &a, const Tensor &b) {
-    return std::pair{a * b, [](const Tensor &dy) {
-                       return std::vector<Tensor>{dy};
-                     }};
+    return std::pair{a * b,
+                     [](const Tensor &dy) { return std::vector<Tensor>{dy}; }};
   });
   auto g = function([&](const Tensor &a) { return badCount(a, a); });
   EXPECT_THROW(g(constant({1.0})), InvalidArgumentError);

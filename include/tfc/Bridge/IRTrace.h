@@ -81,9 +81,10 @@ public:
   /// forward yields `value`, backward is `backward` traced, zero for all but
   /// the inputs. Throws InvalidArgumentError for a wrong gradient count or
   /// type, or a dynamic shape it would need zeros of.
-  Tensor custom_gradient(const std::vector<Tensor> &inputs, const Tensor &value,
-                         const std::function<std::vector<Tensor>(
-                             const Tensor &)> &backward) override;
+  Tensor
+  custom_gradient(const std::vector<Tensor> &inputs, const Tensor &value,
+                  const std::function<std::vector<Tensor>(const Tensor &)>
+                      &backward) override;
   std::vector<Tensor> while_loop(
       const std::function<Tensor(const std::vector<Tensor> &)> &condFn,
       const std::function<std::vector<Tensor>(const std::vector<Tensor> &)>

@@ -364,8 +364,8 @@ struct AddOfConcats : public OpRewritePattern<AddOp> {
     auto rhs = op.getRhs().getDefiningOp<ConcatOp>();
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!lhs || !rhs || !type || lhs.getAxis() != rhs.getAxis() ||
-        !lhs->hasOneUse() || !rhs->hasOneUse() ||
-        lhs.getType() != type || rhs.getType() != type)
+        !lhs->hasOneUse() || !rhs->hasOneUse() || lhs.getType() != type ||
+        rhs.getType() != type)
       return rewriter.notifyMatchFailure(op, "not two single-use concats");
     int64_t axis = static_cast<int64_t>(lhs.getAxis());
     // Each side's blocks as [begin, end) along the axis; all static.
@@ -406,8 +406,7 @@ struct AddOfConcats : public OpRewritePattern<AddOp> {
       auto pieceType = inputType.clone(shape);
       return ConstantOp::create(
           rewriter, op.getLoc(), pieceType,
-          SplatElementsAttr::get(pieceType,
-                                 splat.getSplatValue<Attribute>()));
+          SplatElementsAttr::get(pieceType, splat.getSplatValue<Attribute>()));
     };
     for (bool build : {false, true}) {
       SmallVector<Value> sums;

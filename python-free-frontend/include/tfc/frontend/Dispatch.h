@@ -86,10 +86,9 @@ struct TraceHook {
   /// `inputs` by ops already traced; the result stands for it with
   /// `backward(dy)` (one gradient per input, undefined for none) as its
   /// gradient rule. Default: `value` as is (the rule is lost).
-  virtual Tensor
-  custom_gradient(const std::vector<Tensor> &inputs, const Tensor &value,
-                  const std::function<std::vector<Tensor>(const Tensor &)>
-                      &backward);
+  virtual Tensor custom_gradient(
+      const std::vector<Tensor> &inputs, const Tensor &value,
+      const std::function<std::vector<Tensor>(const Tensor &)> &backward);
   /// `tfc::while_loop` inside the trace: traces into a `tfc.while`.
   virtual std::vector<Tensor> while_loop(
       const std::function<Tensor(const std::vector<Tensor> &)> &condFn,

@@ -227,9 +227,10 @@ public:
                            const std::function<std::vector<Tensor>()> &thenFn,
                            const std::function<std::vector<Tensor>()> &elseFn,
                            const std::source_location &loc) override;
-  Tensor custom_gradient(const std::vector<Tensor> &inputs, const Tensor &value,
-                         const std::function<std::vector<Tensor>(
-                             const Tensor &)> &backward) override;
+  Tensor
+  custom_gradient(const std::vector<Tensor> &inputs, const Tensor &value,
+                  const std::function<std::vector<Tensor>(const Tensor &)>
+                      &backward) override;
   std::vector<Tensor> while_loop(
       const std::function<Tensor(const std::vector<Tensor> &)> &condFn,
       const std::function<std::vector<Tensor>(const std::vector<Tensor> &)>
