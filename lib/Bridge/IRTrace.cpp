@@ -209,12 +209,21 @@ Tensor IRTrace::custom_gradient(
       grads.push_back(g);
     }
   }
-  // Outer values the backward reads (tensors its closure captured) become
-  // operands: the op is isolated from above.
-  llvm::SetVector<mlir::Value> captures;
   auto outside = [&](mlir::Value x) {
     return !bwdRegion.isAncestor(x.getParentRegion());
   };
+  // A Variable the backward reads is read just before the op instead (its
+  // handle cannot be an operand; nothing writes it in between).
+  llvm::SmallVector<mlir::tfc::VarReadOp> reads;
+  bwd->walk([&](mlir::tfc::VarReadOp read) {
+    if (outside(read->getOperand(0)))
+      reads.push_back(read);
+  });
+  for (mlir::tfc::VarReadOp read : reads)
+    read->moveBefore(op);
+  // Outer values the backward reads (tensors its closure captured) become
+  // operands: the op is isolated from above.
+  llvm::SetVector<mlir::Value> captures;
   bwd->walk([&](mlir::Operation *inner) {
     for (mlir::Value x : inner->getOperands())
       if (outside(x))

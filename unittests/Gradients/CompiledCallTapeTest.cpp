@@ -488,6 +488,30 @@ TEST(CompiledCallTape, CustomGradientInsideACompiledCall) {
   EXPECT_EQ(y.to_vector<float>()[0], std::log(2.f) * 2.f);
 }
 
+// The same with a Variable read in the forward and in the backward: the
+// trace reads it outside the op, and the Variable gets its gradient from
+// the compiled VJP.
+TEST(CompiledCallTape, TracedCustomGradientWithVariables) {
+  Variable w(constant(2.0), "w");
+  auto scaled = custom_gradient([&](const Tensor &x) {
+    Tensor y = w.value() * x;
+    return std::pair{
+        y, [x](const Tensor &dy, const std::vector<Variable> &vars) {
+          return std::pair{dy * vars[0].value() * 10.0,
+                           std::vector<Tensor>{dy * x * 10.0}};
+        }};
+  });
+  auto f = function([&](const Tensor &x) { return scaled(x) * 3.0; });
+  Tensor x = constant(5.0);
+  GradientTape tape(/*persistent=*/true);
+  tape.watch(x);
+  Tensor y = f(x);
+  EXPECT_DOUBLE_EQ(y.item<double>(), 30.0);
+  EXPECT_DOUBLE_EQ(tape.gradient(y, x).item<double>(), 60.0);
+  EXPECT_DOUBLE_EQ(tape.gradient(y, std::vector<Variable>{w})[0].item<double>(),
+                   150.0);
+}
+
 // A backward returning the wrong shape or count throws when traced, as it
 // throws eagerly when the tape computes gradients.
 TEST(CompiledCallTape, TracedCustomGradientChecksTheBackward) {
