@@ -568,7 +568,9 @@ Value foldTransposedCopy(Value v, Operation *user,
   for (OpOperand &use : alloc->getUses()) {
     Operation *u = use.getOwner();
     Operation *at = block->findAncestorOpInBlock(*u);
-    if (u == user || !at)
+    if (!at)
+      return {};
+    if (u == user)
       continue;
     if (isa<memref::DeallocOp>(u)) {
       deallocs.push_back(u);
@@ -582,9 +584,7 @@ Value foldTransposedCopy(Value v, Operation *user,
       nextWriter = at;
     }
   }
-  if (!copy || llvm::any_of(alloc->getUsers(), [&](Operation *u) {
-        return !block->findAncestorOpInBlock(*u);
-      }))
+  if (!copy)
     return {};
   if (nextWriter) {
     auto w = dyn_cast<linalg::LinalgOp>(nextWriter);
@@ -600,7 +600,7 @@ Value foldTransposedCopy(Value v, Operation *user,
   }
   MLIRContext *ctx = v.getContext();
   AffineMap swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, ctx);
-  if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
+  if (copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
       copy.getDpsInits()[0] != v || copy.getNumLoops() != 2 ||
       copy.getNumParallelLoops() != 2 ||
       copy.getIndexingMapsArray()[0] != swap ||

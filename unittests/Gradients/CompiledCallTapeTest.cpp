@@ -495,11 +495,11 @@ TEST(CompiledCallTape, TracedCustomGradientWithVariables) {
   Variable w(constant(2.0), "w");
   auto scaled = custom_gradient([&](const Tensor &x) {
     Tensor y = w.value() * x;
-    return std::pair{
-        y, [x](const Tensor &dy, const std::vector<Variable> &vars) {
-          return std::pair{dy * vars[0].value() * 10.0,
-                           std::vector<Tensor>{dy * x * 10.0}};
-        }};
+    return std::pair{y,
+                     [x](const Tensor &dy, const std::vector<Variable> &vars) {
+                       return std::pair{dy * vars[0].value() * 10.0,
+                                        std::vector<Tensor>{dy * x * 10.0}};
+                     }};
   });
   auto f = function([&](const Tensor &x) { return scaled(x) * 3.0; });
   Tensor x = constant(5.0);
