@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The main demo (run by scripts/demo.sh after the build): a traced, compiled
-# program with control flow (Collatz with while_loop/cond), its tfc IR, and
-# an LSTM cell step eager versus compiled.
+# The main demo (run by scripts/demo.sh after the build): eager ops, a traced
+# and compiled program with control flow, then a short Keras-style training
+# run on Fashion-MNIST (examples/demo/demo.cpp).
 set -euo pipefail
 build=$1
 "$build/bin/tfc-demo"

@@ -36,6 +36,10 @@ if config.tfc_sanitize:
     config.available_features.add("asan")
 if config.tfc_slow_tests:
     config.available_features.add("slow")
+# Fashion-MNIST from the Debian package dataset-fashion-mnist (scripts/setup.sh
+# installs it): the main demo's training run needs it.
+if os.path.isfile("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"):
+    config.available_features.add("fashion-mnist")
 # NVIDIA GPU (docs/gpu.md). `ptxas`: PTX can be assembled here (CUDA
 # toolkit at /usr/local/cuda/bin or on PATH); tests that assemble the
 # generated PTX need it. `cuda-runtime`: a CUDA driver with a device, so
