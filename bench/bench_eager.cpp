@@ -23,6 +23,10 @@
 //   Matmul/{Tfc,Cblas}/n         n x n float32 matmul through tfc::matmul
 //                                against cblas_sgemm on preallocated C, both
 //                                on OpenBLAS's thread count (reported).
+//   MatmulMlp/{Tfc,Cblas}/M/K/N/threads  the MLP train step's GEMM shapes
+//                                (issue 16): tfc::matmul (oneDNN's sgemm for
+//                                big float32 products, runtime/lib/Blas.h)
+//                                against cblas_sgemm, 1 and 2 threads.
 //
 // The tfc figures include allocating the result (a caching-allocator hit);
 // the references write into preallocated buffers. Every benchmark checks its
@@ -43,6 +47,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <array>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -411,6 +416,80 @@ void BM_MatmulCblas(benchmark::State &st) {
   flops(st, n);
 }
 
+/// The GEMM shapes of the Fashion-MNIST MLP's train step (784-256-128-10,
+/// batch 128) as M x K x N, on `threads` threads: tfc::matmul (oneDNN's
+/// sgemm from 2^21 multiply-adds where tfc has it, runtime/lib/Blas.h)
+/// against cblas_sgemm on a preallocated C.
+void mlpShape(benchmark::State &st, int64_t &m, int64_t &k, int64_t &n) {
+  m = st.range(0), k = st.range(1), n = st.range(2);
+  tfc::kernels::set_num_threads(int(st.range(3)));
+  st.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * double(m) * double(k) * double(n) / 1e9,
+                         benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// A few entries of c = a b (m x k times k x n) against double sums.
+bool productOk(const float *a, const float *b, const float *c, int64_t m,
+               int64_t k, int64_t n) {
+  for (int64_t i : {int64_t(0), m / 3, m - 1})
+    for (int64_t j : {int64_t(0), n / 2, n - 1}) {
+      double ref = 0;
+      for (int64_t kk = 0; kk < k; ++kk)
+        ref += double(a[i * k + kk]) * double(b[kk * n + j]);
+      if (std::fabs(ref - c[i * n + j]) > 1e-3 * (1 + std::fabs(ref)))
+        return false;
+    }
+  return true;
+}
+
+void BM_MatmulMlpTfc(benchmark::State &st) {
+  int64_t m, k, n;
+  mlpShape(st, m, k, n);
+  tfc::Tensor a = tfc::random_uniform({m, k}, -1, 1, 1);
+  tfc::Tensor b = tfc::random_uniform({k, n}, -1, 1, 2);
+  {
+    tfc::Tensor c = tfc::matmul(a, b);
+    check(productOk(a.data<float>(), b.data<float>(), c.data<float>(), m, k,
+                    n),
+          "MatmulMlpTfc");
+  }
+  for (auto _ : st) {
+    tfc::Tensor c = tfc::matmul(a, b);
+    benchmark::DoNotOptimize(c.unsafe_impl());
+  }
+  tfc::kernels::set_num_threads(0);
+}
+
+void BM_MatmulMlpCblas(benchmark::State &st) {
+  int64_t m, k, n;
+  mlpShape(st, m, k, n);
+  tfc::Tensor a = tfc::random_uniform({m, k}, -1, 1, 1);
+  tfc::Tensor b = tfc::random_uniform({k, n}, -1, 1, 2);
+  Buffer c(m * n);
+  auto run = [&] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n),
+                int(k), 1.0f, a.data<float>(), int(k), b.data<float>(), int(n),
+                0.0f, c.p, int(n));
+  };
+  run();
+  check(productOk(a.data<float>(), b.data<float>(), c.p, m, k, n),
+        "MatmulMlpCblas");
+  for (auto _ : st) {
+    run();
+    benchmark::DoNotOptimize(c.p);
+    benchmark::ClobberMemory();
+  }
+  tfc::kernels::set_num_threads(0);
+}
+
+void mlpShapes(benchmark::internal::Benchmark *b) {
+  for (int threads : {1, 2})
+    for (auto s : {std::array<int64_t, 3>{128, 784, 256}, {784, 128, 256},
+                   {128, 256, 128}, {256, 128, 128}, {128, 128, 256},
+                   {128, 128, 10}})
+      b->Args({s[0], s[1], s[2], threads});
+}
+
 } // namespace
 
 // The small cases run on one thread and are timed in CPU time: on this shared
@@ -430,3 +509,5 @@ BENCHMARK(BM_BigCopy)->Name("Big/Copy")->UseRealTime()->Unit(benchmark::kMillise
 BENCHMARK(BM_BigTriad)->Name("Big/Triad")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MatmulTfc)->Name("Matmul/Tfc")->Arg(256)->Arg(1024)->Arg(2048)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MatmulCblas)->Name("Matmul/Cblas")->Arg(256)->Arg(1024)->Arg(2048)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MatmulMlpTfc)->Name("MatmulMlp/Tfc")->Apply(mlpShapes)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MatmulMlpCblas)->Name("MatmulMlp/Cblas")->Apply(mlpShapes)->UseRealTime()->Unit(benchmark::kMicrosecond);

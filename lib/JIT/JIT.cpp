@@ -509,9 +509,8 @@ linkObject(const llvm::orc::JITTargetMachineBuilder &jtmb,
   // otherwise), so load it here: the same library, hence one thread pool.
   static std::once_flag ompOnce;
   std::call_once(ompOnce, [] {
-    // Idle workers sleep (see runtime/lib/Threading.cpp) when the JIT is
-    // the first to load libomp.
-    setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
+    // tfc's worker wait time, should the JIT be the first to load libomp.
+    tfc_rt_default_omp_blocktime();
     std::string ignored; // without it only parallel code fails, by name
     llvm::sys::DynamicLibrary::LoadLibraryPermanently(TFC_LIBOMP_PATH,
                                                       &ignored);

@@ -3,12 +3,13 @@
 // `tfc-linalg-to-blas` turns large float matmuls and convolutions into calls
 // of these functions (as XLA's CPU backend calls Eigen). They take MLIR memref
 // descriptors (`llvm.emit_c_interface`), so any strided 2-d view works:
-// rows with unit inner stride go straight to OpenBLAS, transposed views as
-// transposed operands, anything else through a packed copy.
+// rows with unit inner stride go straight to the GEMM (Blas.h), transposed
+// views as transposed operands, anything else through a packed copy.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tfc/runtime/CompiledCalls.h"
+#include "Blas.h"
 #include "tfc/runtime/ConvKernels.h"
 #include "tfc/runtime/GatherKernels.h"
 #include "tfc/runtime/PoolKernels.h"
@@ -83,12 +84,8 @@ void gemm(Memref2D<T> *a, Memref2D<T> *b, Memref2D<T> *c, T beta) {
                   vb.ld, va.data, int(incx), beta, cd, 1);
     return;
   }
-  if constexpr (sizeof(T) == 4)
-    cblas_sgemm(CblasRowMajor, va.trans, vb.trans, int(m), int(n), int(k), 1.0f,
-                va.data, va.ld, vb.data, vb.ld, beta, cd, ldc);
-  else
-    cblas_dgemm(CblasRowMajor, va.trans, vb.trans, int(m), int(n), int(k), 1.0,
-                va.data, va.ld, vb.data, vb.ld, beta, cd, ldc);
+  tfc::detail::gemm(va.trans == CblasTrans, vb.trans == CblasTrans, m, n, k,
+                    va.data, va.ld, vb.data, vb.ld, beta, cd, ldc);
 }
 } // namespace
 

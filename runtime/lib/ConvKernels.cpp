@@ -18,12 +18,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/runtime/ConvKernels.h"
+#include "Blas.h"
 #include "Internal.h"
 #include "Parallel.h"
 #include "tfc/runtime/Allocator.h"
 #include "tfc/runtime/ConvGeometry.h"
-
-#include <cblas.h>
 
 #include <algorithm>
 #include <climits>
@@ -280,18 +279,11 @@ void col2imAdd(const kernels::Conv2DShape &s, const T *dcols, T *dx, int64_t p0,
       });
 }
 
-/// C[m, n] = op(A) op(B) + beta C, all row-major.
+/// C[m, n] = op(A) op(B) + beta C, all row-major (Blas.h picks the library).
 template <class T>
 void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k, const T *a,
           int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {
-  auto ta = transA ? CblasTrans : CblasNoTrans;
-  auto tb = transB ? CblasTrans : CblasNoTrans;
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0f, a,
-                int(lda), b, int(ldb), beta, c, int(ldc));
-  else
-    cblas_dgemm(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0, a, int(lda),
-                b, int(ldb), beta, c, int(ldc));
+  detail::gemm(transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc);
 }
 
 /// Zeroes n elements, split across threads for big buffers.
@@ -417,25 +409,6 @@ std::shared_ptr<const DnnlConv> dnnlConv(const kernels::Conv2DShape &s,
     cache.erase(cache.begin());
   return cache.emplace(key, std::move(conv)).first->second;
 }
-
-/// With the OpenMP runtime oneDNN sizes its teams by the calling thread's
-/// omp_get_max_threads(): make that tfc's thread count for the call.
-class OmpTeamSize {
-public:
-  explicit OmpTeamSize(int n) : saved(omp_get_max_threads()) {
-    if (n != saved)
-      omp_set_num_threads(n);
-  }
-  ~OmpTeamSize() {
-    if (omp_get_max_threads() != saved)
-      omp_set_num_threads(saved);
-  }
-  OmpTeamSize(const OmpTeamSize &) = delete;
-  OmpTeamSize &operator=(const OmpTeamSize &) = delete;
-
-private:
-  int saved;
-};
 
 /// A VALID window with stride > 1 can leave the input's last rows or
 /// columns unread, which oneDNN takes as negative bottom/right padding. Its

@@ -1,19 +1,18 @@
 //===- LinalgKernels.cpp - matmul -----------------------------------------===//
 //
-// Floating matmul calls OpenBLAS (cblas_sgemm / cblas_dgemm) once per batch
-// entry; integer matmul is a cache-blocked i-k-j loop in wrapping unsigned
+// Floating matmul calls a GEMM (OpenBLAS, or oneDNN for big float32 ones:
+// Blas.h) once per batch entry; integer matmul is a cache-blocked i-k-j loop in wrapping unsigned
 // arithmetic. Batch dims broadcast as in NumPy's matmul (equal batch dims,
 // the documented case, are the common one).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Blas.h"
 #include "Broadcast.h"
 #include "DTypeMask.h"
 #include "Internal.h"
 #include "Parallel.h"
 #include "tfc/runtime/Kernels.h"
-
-#include <cblas.h>
 
 #include <climits>
 #include <cstring>
@@ -57,12 +56,8 @@ void gemm(T *c, const T *a, const T *b, int64_t m, int64_t n, int64_t k) {
     std::memset(c, 0, static_cast<size_t>(m * n) * sizeof(T));
     return;
   }
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n),
-                int(k), 1.0f, a, int(k), b, int(n), 0.0f, c, int(n));
-  else if constexpr (std::is_same_v<T, double>)
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n),
-                int(k), 1.0, a, int(k), b, int(n), 0.0, c, int(n));
+  if constexpr (std::is_floating_point_v<T>)
+    detail::gemm(false, false, m, n, k, a, k, b, n, T(0), c, n);
   else
     intMatmul(c, a, b, m, n, k);
 }

@@ -48,6 +48,25 @@ template <class F> inline void parallel_for(int64_t n, int64_t cost, F &&f) {
   }
 }
 
+/// With the OpenMP runtime oneDNN sizes its teams by the calling thread's
+/// omp_get_max_threads(): make that tfc's thread count for a oneDNN call.
+class OmpTeamSize {
+public:
+  explicit OmpTeamSize(int n) : saved(omp_get_max_threads()) {
+    if (n != saved)
+      omp_set_num_threads(n);
+  }
+  ~OmpTeamSize() {
+    if (omp_get_max_threads() != saved)
+      omp_set_num_threads(saved);
+  }
+  OmpTeamSize(const OmpTeamSize &) = delete;
+  OmpTeamSize &operator=(const OmpTeamSize &) = delete;
+
+private:
+  int saved;
+};
+
 } // namespace tfc::detail
 #pragma GCC visibility pop
 

@@ -9,14 +9,10 @@
 #include <cstdlib>
 
 namespace {
-/// OpenMP worker threads spin for 200 ms after each parallel region by
-/// default (KMP_BLOCKTIME), taking the cores OpenBLAS's own threads need
-/// next: on this 2-core machine an MLP training step ran 25x slower in real
-/// time. Make them sleep at once unless the user chose otherwise. Runs
-/// before anything in this file touches OpenMP (libomp reads it at its
-/// initialization).
-[[maybe_unused]] const bool gSleepingOpenMPWorkers = [] {
-  setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
+// Runs before anything in this file touches OpenMP (libomp reads
+// KMP_BLOCKTIME when it initializes).
+[[maybe_unused]] const bool gOmpBlocktimeSet = [] {
+  tfc_rt_default_omp_blocktime();
   return true;
 }();
 
@@ -71,6 +67,21 @@ int num_threads() {
 int get_num_threads() { return num_threads(); }
 
 } // namespace tfc::kernels
+
+/// libomp's workers spin for 200 ms after each parallel region by default,
+/// taking the cores OpenBLAS's own threads need next: on this 2-core machine
+/// an MLP training step ran 25x slower in real time. So they wait briefly:
+/// 1 ms where oneDNN runs the big float32 GEMMs (Blas.h) in the same
+/// OpenMP team as compiled loops, so the team's next region finds them
+/// awake (the 2-thread MLP step 1.4x faster than sleeping at once); 0 (sleep
+/// at once) where only OpenBLAS's pthreads run GEMMs.
+extern "C" void tfc_rt_default_omp_blocktime() {
+#ifdef TFC_HAVE_DNNL
+  setenv("KMP_BLOCKTIME", "1", /*overwrite=*/0);
+#else
+  setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
+#endif
+}
 
 extern "C" int32_t tfc_rt_num_threads() {
   return tfc::detail::gNumThreads.load(std::memory_order_relaxed);

@@ -9,6 +9,7 @@
 
 #include "TestCacheDir.h"
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -455,6 +456,76 @@ TEST(Function, ReduceRetracingOffTracesPerShape) {
   for (int64_t n = 1; n <= 5; ++n)
     f(ones({n}));
   EXPECT_EQ(f.tracing_count(), 5);
+}
+
+} // namespace
+
+namespace {
+
+/// Integer-valued floats small enough that every product sum is exact.
+std::vector<float> smallInts(int64_t n, int seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    v[i] = float((i * 7 + seed) % 11 - 5);
+  return v;
+}
+
+/// Row-major (m x k) times (k x n), exact in double.
+std::vector<float> naiveProduct(const std::vector<float> &a,
+                                const std::vector<float> &b, int64_t m,
+                                int64_t k, int64_t n) {
+  std::vector<float> c(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t kk = 0; kk < k; ++kk)
+        s += double(a[i * k + kk]) * double(b[kk * n + j]);
+      c[i * n + j] = float(s);
+    }
+  return c;
+}
+
+// Float32 GEMMs from 2^21 multiply-adds run on oneDNN's sgemm where tfc is
+// built with it, smaller ones on OpenBLAS (runtime/lib/Blas.h), eager and
+// compiled alike, operands transposed (as BLAS flags) or not. Every sum is
+// exact here, so each product must equal the naive one bit for bit, on one
+// thread and on two; and an output buffer recycled from a tensor of NaNs
+// must not leak into the result (beta = 0 overwrites C).
+TEST(Function, GemmsOnEitherLibraryAreExact) {
+  const int saved = kernels::num_threads();
+  for (int threads : {1, 2}) {
+    kernels::set_num_threads(threads);
+    for (auto [m, k, n] : {std::array<int64_t, 3>{128, 784, 256},
+                           std::array<int64_t, 3>{64, 128, 256},
+                           std::array<int64_t, 3>{8, 16, 8}}) {
+      SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(k) + "x" +
+                   std::to_string(n) + ", " + std::to_string(threads) +
+                   " threads");
+      std::vector<float> av = smallInts(m * k, 1), bv = smallInts(k * n, 4);
+      std::vector<float> want = naiveProduct(av, bv, m, k, n);
+      Tensor a = from_vector(av, {m, k}), b = from_vector(bv, {k, n});
+      {
+        Tensor garbage = full({m, n}, std::nan(""));
+        (void)garbage.to_vector<float>();
+      }
+      EXPECT_EQ(matmul(a, b).to_vector<float>(), want) << "eager";
+      // The transposes are BLAS flags in the compiled GEMM calls.
+      Tensor at = transpose(a, {1, 0}), bt = transpose(b, {1, 0});
+      auto f = tfc::function([](const Tensor &a, const Tensor &b,
+                                const Tensor &at, const Tensor &bt) {
+        return std::vector<Tensor>{matmul(a, b),
+                                   matmul(transpose(at, {1, 0}), b),
+                                   matmul(a, transpose(bt, {1, 0})),
+                                   matmul(transpose(at, {1, 0}),
+                                          transpose(bt, {1, 0}))};
+      });
+      std::vector<Tensor> got = f(a, b, at, bt);
+      ASSERT_EQ(got.size(), 4u);
+      for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_EQ(got[i].to_vector<float>(), want) << "compiled product " << i;
+    }
+  }
+  kernels::set_num_threads(saved);
 }
 
 } // namespace

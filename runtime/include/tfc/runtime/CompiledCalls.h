@@ -122,6 +122,11 @@ void _mlir_ciface_tfc_rt_philox_random_f64(void *state, void *out,
 /// Size of each OpenMP team compiled code starts: kernels::num_threads()
 /// (tfc-openmp-num-threads).
 int32_t tfc_rt_num_threads();
+/// Sets KMP_BLOCKTIME (how long an idle OpenMP worker spins before it
+/// sleeps) to tfc's default unless the user set it; call before libomp
+/// initializes. The runtime calls it when it loads, the JIT before it loads
+/// libomp itself.
+void tfc_rt_default_omp_blocktime();
 }
 
 #endif // TFC_RUNTIME_COMPILEDCALLS_H
