@@ -27,6 +27,9 @@
 //                                (issue 16): tfc::matmul (oneDNN's sgemm for
 //                                big float32 products, runtime/lib/Blas.h)
 //                                against cblas_sgemm, 1 and 2 threads.
+//   GemmLib/{OpenBLAS,oneDNN}/M/K/N  cblas_sgemm against dnnl_sgemm, one
+//                                thread (where tfc is built with oneDNN):
+//                                where Blas.h's size threshold comes from.
 //
 // The tfc figures include allocating the result (a caching-allocator hit);
 // the references write into preallocated buffers. Every benchmark checks its
@@ -42,6 +45,10 @@
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 #include <omp.h>
+
+#ifdef TFC_BENCH_HAVE_DNNL
+#include <oneapi/dnnl/dnnl.h>
+#endif
 
 #include <sys/mman.h>
 
@@ -490,6 +497,52 @@ void mlpShapes(benchmark::internal::Benchmark *b) {
       b->Args({s[0], s[1], s[2], threads});
 }
 
+#ifdef TFC_BENCH_HAVE_DNNL
+/// One library's sgemm on one thread: range(0) 0 = OpenBLAS, 1 = oneDNN.
+void BM_GemmLib(benchmark::State &st) {
+  const bool dnnl = st.range(0) == 1;
+  const int64_t m = st.range(1), k = st.range(2), n = st.range(3);
+  tfc::kernels::set_num_threads(1);
+  omp_set_num_threads(1); // oneDNN sizes its team by the caller's ICV
+  tfc::Tensor a = tfc::random_uniform({m, k}, -1, 1, 1);
+  tfc::Tensor b = tfc::random_uniform({k, n}, -1, 1, 2);
+  Buffer c(m * n);
+  auto run = [&] {
+    if (dnnl)
+      dnnl_sgemm('N', 'N', m, n, k, 1.0f, a.data<float>(), k, b.data<float>(),
+                 n, 0.0f, c.p, n);
+    else
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n),
+                  int(k), 1.0f, a.data<float>(), int(k), b.data<float>(),
+                  int(n), 0.0f, c.p, int(n));
+  };
+  run();
+  check(productOk(a.data<float>(), b.data<float>(), c.p, m, k, n),
+        "GemmLib");
+  for (auto _ : st) {
+    run();
+    benchmark::DoNotOptimize(c.p);
+    benchmark::ClobberMemory();
+  }
+  st.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * double(m) * double(k) * double(n) / 1e9,
+                         benchmark::Counter::kIsIterationInvariantRate);
+  st.counters["macs"] = double(m * k * n);
+  tfc::kernels::set_num_threads(0);
+  omp_set_num_threads(omp_get_num_procs());
+}
+
+void gemmLibShapes(benchmark::internal::Benchmark *b) {
+  for (int lib : {0, 1})
+    for (auto s :
+         {std::array<int64_t, 3>{16, 16, 16}, {32, 32, 32}, {64, 64, 64},
+          {100, 100, 100}, {128, 64, 128}, {128, 128, 128}, {128, 256, 64},
+          {256, 256, 256}, {128, 784, 256}, {2000, 784, 10}, {16, 784, 256},
+          {512, 512, 512}})
+      b->Args({lib, s[0], s[1], s[2]});
+}
+#endif
+
 } // namespace
 
 // The small cases run on one thread and are timed in CPU time: on this shared
@@ -511,3 +564,6 @@ BENCHMARK(BM_MatmulTfc)->Name("Matmul/Tfc")->Arg(256)->Arg(1024)->Arg(2048)->Use
 BENCHMARK(BM_MatmulCblas)->Name("Matmul/Cblas")->Arg(256)->Arg(1024)->Arg(2048)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MatmulMlpTfc)->Name("MatmulMlp/Tfc")->Apply(mlpShapes)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_MatmulMlpCblas)->Name("MatmulMlp/Cblas")->Apply(mlpShapes)->UseRealTime()->Unit(benchmark::kMicrosecond);
+#ifdef TFC_BENCH_HAVE_DNNL
+BENCHMARK(BM_GemmLib)->Name("GemmLib")->ArgNames({"oneDNN", "M", "K", "N"})->Apply(gemmLibShapes)->UseRealTime()->Unit(benchmark::kMicrosecond);
+#endif
