@@ -58,6 +58,9 @@
 
 #include <atomic>
 #include <chrono>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -115,6 +118,38 @@ struct CallScope {
   packed(args);
   return true;
 }
+
+/// FTZ and DAZ (MXCSR bits 15 and 6) for one call when `on`, the caller's
+/// mode restored after it. libomp hands the forking thread's MXCSR to its
+/// workers at each parallel region (KMP_INHERIT_FP_CONTROL, on by
+/// default), so parallel loops and oneDNN's GEMMs flush too.
+class FlushDenormals {
+public:
+  explicit FlushDenormals(bool on) {
+#if defined(__x86_64__)
+    if (on) {
+      saved = _mm_getcsr();
+      if ((saved & kBits) != kBits) {
+        _mm_setcsr(saved | kBits);
+        active = true;
+      }
+    }
+#endif
+  }
+  ~FlushDenormals() {
+#if defined(__x86_64__)
+    if (active)
+      _mm_setcsr(saved);
+#endif
+  }
+  FlushDenormals(const FlushDenormals &) = delete;
+  FlushDenormals &operator=(const FlushDenormals &) = delete;
+
+private:
+  static constexpr unsigned kBits = 0x8040;
+  unsigned saved = 0;
+  bool active = false;
+};
 } // namespace
 
 extern "C" {
@@ -721,6 +756,7 @@ CompiledModule::Impl::compileCpu(ModuleOp module, const CompileOptions &options,
 
   ::tfc::jit::detail::StageDumper dumper(options, module);
   auto impl = std::make_shared<Impl>();
+  impl->flushDenormals = options.flush_denormals;
   impl->stages["tfc"] = printOp(module);
   dumper.dump(0, "tfc", module);
   timer.mark("verify+print");
@@ -970,7 +1006,11 @@ void CompiledModule::Impl::callInto(const FunctionSignature &fn,
   CallScope scope;
   CallScope *outerScope = callScope;
   callScope = &scope;
-  bool completed = runScoped(fn.packed, packed.data(), scope);
+  bool completed;
+  {
+    FlushDenormals flush(flushDenormals && !onGpu);
+    completed = runScoped(fn.packed, packed.data(), scope);
+  }
   callScope = outerScope;
   std::unique_ptr<std::string> failure(pendingAssert);
   pendingAssert = previous;

@@ -882,6 +882,7 @@ FunctionCore::finish_trace(TraceSessionPtr session, const CallArgs &args,
     compileOptions.target = impl->options.target;
     compileOptions.opt_level = impl->options.opt_level;
     compileOptions.fuse = impl->options.fuse;
+    compileOptions.flush_denormals = impl->options.flush_denormals;
     // The traced IR, for a tape that differentiates a call later (parsed
     // again then; kept as text so the trace's module can be lowered).
     auto differentiable = std::make_shared<DifferentiableFunction>();

@@ -529,3 +529,41 @@ TEST(Function, GemmsOnEitherLibraryAreExact) {
 }
 
 } // namespace
+
+namespace {
+
+// flush_denormals: inside the call a subnormal result is 0 and a subnormal
+// operand reads as 0, on every OpenMP worker of a parallel loop; eager ops
+// and the caller's own arithmetic keep subnormals (the mode is restored).
+TEST(Function, FlushDenormalsFlushesInsideTheCallOnly) {
+  const int saved = kernels::num_threads();
+  const int64_t n = int64_t(1) << 18; // a parallel loop on two threads
+  Tensor x = full({n}, 1e-20);        // x * x = 1e-40: subnormal
+  Tensor sub = full({n}, 1e-40);      // a subnormal operand
+  auto body = [](const Tensor &x, const Tensor &s) {
+    return std::vector<Tensor>{x * x, s * 2.0f};
+  };
+  auto plain = tfc::function(body);
+  auto flushing =
+      tfc::function(body, FunctionOptions{.flush_denormals = true});
+  for (int threads : {1, 2}) {
+    kernels::set_num_threads(threads);
+    std::vector<Tensor> kept = plain(x, sub), flushed = flushing(x, sub);
+    for (float v : kept[0].to_vector<float>())
+      ASSERT_EQ(std::fpclassify(v), FP_SUBNORMAL) << threads << " threads";
+    for (float v : kept[1].to_vector<float>())
+      ASSERT_EQ(std::fpclassify(v), FP_SUBNORMAL) << threads << " threads";
+    for (float v : flushed[0].to_vector<float>())
+      ASSERT_EQ(v, 0.0f) << "FTZ, " << threads << " threads";
+    for (float v : flushed[1].to_vector<float>())
+      ASSERT_EQ(v, 0.0f) << "DAZ, " << threads << " threads";
+    volatile float a = 1e-20f;
+    EXPECT_EQ(std::fpclassify(a * a), FP_SUBNORMAL) << "caller's mode";
+    EXPECT_EQ(std::fpclassify((constant(1e-20f) * 1e-20f).item<float>()),
+              FP_SUBNORMAL)
+        << "eager";
+  }
+  kernels::set_num_threads(saved);
+}
+
+} // namespace

@@ -34,6 +34,11 @@ struct CompileOptions {
   std::string dump_dir;
   /// Fuse elementwise producers into consumers (on by default).
   bool fuse = true;
+  /// CPU: run each call with subnormal floats flushed to zero (x86-64
+  /// FTZ + DAZ, inherited by the OpenMP workers), as TensorFlow and XLA run
+  /// their CPU kernels; the caller's mode is restored after the call.
+  /// Changes no code, so not part of the compile-cache key.
+  bool flush_denormals = false;
   /// Call the runtime's kernels for ops that have one on the CPU (gather,
   /// segment sums, scans, pooling, random draws). false runs the loops the
   /// ops lower to instead, what the GPU pipeline runs: for testing them.

@@ -128,6 +128,8 @@ public:
   /// Target::CUDA: callInto passes arguments in device memory and adopts
   /// results as CUDA tensors (docs/gpu.md, "Memory model").
   Target target = Target::CPU;
+  /// CompileOptions::flush_denormals (CPU modules).
+  bool flushDenormals = false;
 };
 
 namespace detail {

@@ -34,6 +34,12 @@ struct ModelState;
 namespace {
 using detail::ModelState;
 
+/// The compiled steps run with subnormals flushed to zero, as TensorFlow
+/// runs Keras's (docs/training.md, "Compiled steps").
+FunctionOptions stepOptions(const char *name) {
+  return FunctionOptions{.name = name, .flush_denormals = true};
+}
+
 /// Forward, loss, gradients, optimizer update, metric updates: one step.
 /// Each step holds the state by pointer (the state owns the Function that
 /// owns the step) and takes the inputs, then the targets, as separate
@@ -464,7 +470,7 @@ void Model::ensureTrainStep(const std::vector<Tensor> &flat) {
       });
     }
     state_->train.emplace(TrainStep{state_.get()},
-                          FunctionOptions{.name = "train_step"});
+                          stepOptions("train_step"));
   }
 }
 
@@ -596,7 +602,7 @@ History Model::fitBatches(const data::Dataset &train, FitOptions o,
         }
         if (!state_->multi)
           state_->multi.emplace(MultiTrainStep{state_.get()},
-                                FunctionOptions{.name = "train_steps"});
+                                stepOptions("train_steps"));
         callFlat(*state_->multi, stacked);
       }
       step += int64_t(batches.size());
@@ -656,7 +662,7 @@ std::map<std::string, double> Model::evaluate(const data::Dataset &ds) {
     fail("evaluate: the dataset is infinite (repeat()); take() a finite part");
   if (!state_->test)
     state_->test.emplace(TestStep{state_.get()},
-                         FunctionOptions{.name = "test_step"});
+                         stepOptions("test_step"));
   resetMetrics(state_->metrics);
   const auto &strategy = state_->options.strategy;
   for (const std::vector<Tensor> &batch : ds) {
@@ -693,7 +699,7 @@ Tensor Model::predict(const Tensor &x, int64_t batch_size) {
     build(x.shape());
   if (!state_->predict)
     state_->predict.emplace(PredictStep{state_.get()},
-                            FunctionOptions{.name = "predict_step"});
+                            stepOptions("predict_step"));
   std::vector<Tensor> outs;
   const int64_t n = x.shape()[0];
   for (int64_t b = 0; b < n; b += batch_size)

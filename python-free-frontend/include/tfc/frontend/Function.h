@@ -57,6 +57,14 @@ struct FunctionOptions {
   /// True trades time for memory (tf.recompute_grad, jax.checkpoint): the
   /// call keeps only its arguments and the backward runs the forward again.
   bool recompute_gradient = false;
+  /// Run the compiled code with subnormal floats flushed to zero (FTZ and
+  /// DAZ on x86-64 CPUs), as TensorFlow and XLA run their CPU kernels: a
+  /// subnormal result becomes 0 and a subnormal operand reads as 0. The
+  /// caller's floating-point mode is restored after each call (~10 ns).
+  /// Keras's compiled steps set it: Adam's moments of rarely-updated weights
+  /// decay into the subnormal range, where this CPU's sqrt and divide are
+  /// slow (docs/performance.md, section 15).
+  bool flush_denormals = false;
 };
 
 namespace detail {
