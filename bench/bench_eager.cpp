@@ -52,9 +52,9 @@
 
 #include <sys/mman.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
-#include <array>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -456,8 +456,7 @@ void BM_MatmulMlpTfc(benchmark::State &st) {
   tfc::Tensor b = tfc::random_uniform({k, n}, -1, 1, 2);
   {
     tfc::Tensor c = tfc::matmul(a, b);
-    check(productOk(a.data<float>(), b.data<float>(), c.data<float>(), m, k,
-                    n),
+    check(productOk(a.data<float>(), b.data<float>(), c.data<float>(), m, k, n),
           "MatmulMlpTfc");
   }
   for (auto _ : st) {
@@ -491,8 +490,11 @@ void BM_MatmulMlpCblas(benchmark::State &st) {
 
 void mlpShapes(benchmark::internal::Benchmark *b) {
   for (int threads : {1, 2})
-    for (auto s : {std::array<int64_t, 3>{128, 784, 256}, {784, 128, 256},
-                   {128, 256, 128}, {256, 128, 128}, {128, 128, 256},
+    for (auto s : {std::array<int64_t, 3>{128, 784, 256},
+                   {784, 128, 256},
+                   {128, 256, 128},
+                   {256, 128, 128},
+                   {128, 128, 256},
                    {128, 128, 10}})
       b->Args({s[0], s[1], s[2], threads});
 }
@@ -517,8 +519,7 @@ void BM_GemmLib(benchmark::State &st) {
                   int(n), 0.0f, c.p, int(n));
   };
   run();
-  check(productOk(a.data<float>(), b.data<float>(), c.p, m, k, n),
-        "GemmLib");
+  check(productOk(a.data<float>(), b.data<float>(), c.p, m, k, n), "GemmLib");
   for (auto _ : st) {
     run();
     benchmark::DoNotOptimize(c.p);
@@ -534,11 +535,18 @@ void BM_GemmLib(benchmark::State &st) {
 
 void gemmLibShapes(benchmark::internal::Benchmark *b) {
   for (int lib : {0, 1})
-    for (auto s :
-         {std::array<int64_t, 3>{16, 16, 16}, {32, 32, 32}, {64, 64, 64},
-          {100, 100, 100}, {128, 64, 128}, {128, 128, 128}, {128, 256, 64},
-          {256, 256, 256}, {128, 784, 256}, {2000, 784, 10}, {16, 784, 256},
-          {512, 512, 512}})
+    for (auto s : {std::array<int64_t, 3>{16, 16, 16},
+                   {32, 32, 32},
+                   {64, 64, 64},
+                   {100, 100, 100},
+                   {128, 64, 128},
+                   {128, 128, 128},
+                   {128, 256, 64},
+                   {256, 256, 256},
+                   {128, 784, 256},
+                   {2000, 784, 10},
+                   {16, 784, 256},
+                   {512, 512, 512}})
       b->Args({lib, s[0], s[1], s[2]});
 }
 #endif
@@ -562,8 +570,21 @@ BENCHMARK(BM_BigCopy)->Name("Big/Copy")->UseRealTime()->Unit(benchmark::kMillise
 BENCHMARK(BM_BigTriad)->Name("Big/Triad")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MatmulTfc)->Name("Matmul/Tfc")->Arg(256)->Arg(1024)->Arg(2048)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MatmulCblas)->Name("Matmul/Cblas")->Arg(256)->Arg(1024)->Arg(2048)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MatmulMlpTfc)->Name("MatmulMlp/Tfc")->Apply(mlpShapes)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_MatmulMlpCblas)->Name("MatmulMlp/Cblas")->Apply(mlpShapes)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MatmulMlpTfc)
+    ->Name("MatmulMlp/Tfc")
+    ->Apply(mlpShapes)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MatmulMlpCblas)
+    ->Name("MatmulMlp/Cblas")
+    ->Apply(mlpShapes)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
 #ifdef TFC_BENCH_HAVE_DNNL
-BENCHMARK(BM_GemmLib)->Name("GemmLib")->ArgNames({"oneDNN", "M", "K", "N"})->Apply(gemmLibShapes)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GemmLib)
+    ->Name("GemmLib")
+    ->ArgNames({"oneDNN", "M", "K", "N"})
+    ->Apply(gemmLibShapes)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
 #endif

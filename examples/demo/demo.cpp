@@ -58,8 +58,8 @@ void eager() {
   Variable w(constant({1.f, 2.f, 3.f}), "w");
   GradientTape tape;
   Tensor loss = reduce_sum(w * w * w);
-  std::cout << "d/dw sum(w^3) at w = [1, 2, 3]: "
-            << tape.gradient(loss, w) << "\n\n";
+  std::cout << "d/dw sum(w^3) at w = [1, 2, 3]: " << tape.gradient(loss, w)
+            << "\n\n";
 }
 
 void traced() {
@@ -117,12 +117,10 @@ double trainMlp(int64_t epochs, const std::string &dir) {
   Tensor xTest = cast(test.first, DType::Float32) / 255.0f;
 
   set_random_seed(42);
-  Model model =
-      Sequential({layers::Flatten(),
-                  layers::Dense(256, {.activation = "relu"}),
-                  layers::Dense(128, {.activation = "relu"}),
-                  layers::Dense(10)},
-                 "mlp");
+  Model model = Sequential(
+      {layers::Flatten(), layers::Dense(256, {.activation = "relu"}),
+       layers::Dense(128, {.activation = "relu"}), layers::Dense(10)},
+      "mlp");
   model.compile(
       {.optimizer = optimizers::Adam({.learning_rate = 1e-3}),
        .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),

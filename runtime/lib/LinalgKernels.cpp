@@ -1,9 +1,9 @@
 //===- LinalgKernels.cpp - matmul -----------------------------------------===//
 //
 // Floating matmul calls a GEMM (OpenBLAS, or oneDNN for big float32 ones:
-// Blas.h) once per batch entry; integer matmul is a cache-blocked i-k-j loop in wrapping unsigned
-// arithmetic. Batch dims broadcast as in NumPy's matmul (equal batch dims,
-// the documented case, are the common one).
+// Blas.h) once per batch entry; integer matmul is a cache-blocked i-k-j loop in
+// wrapping unsigned arithmetic. Batch dims broadcast as in NumPy's matmul
+// (equal batch dims, the documented case, are the common one).
 //
 //===----------------------------------------------------------------------===//
 

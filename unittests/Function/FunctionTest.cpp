@@ -513,11 +513,10 @@ TEST(Function, GemmsOnEitherLibraryAreExact) {
       Tensor at = transpose(a, {1, 0}), bt = transpose(b, {1, 0});
       auto f = tfc::function([](const Tensor &a, const Tensor &b,
                                 const Tensor &at, const Tensor &bt) {
-        return std::vector<Tensor>{matmul(a, b),
-                                   matmul(transpose(at, {1, 0}), b),
-                                   matmul(a, transpose(bt, {1, 0})),
-                                   matmul(transpose(at, {1, 0}),
-                                          transpose(bt, {1, 0}))};
+        return std::vector<Tensor>{
+            matmul(a, b), matmul(transpose(at, {1, 0}), b),
+            matmul(a, transpose(bt, {1, 0})),
+            matmul(transpose(at, {1, 0}), transpose(bt, {1, 0}))};
       });
       std::vector<Tensor> got = f(a, b, at, bt);
       ASSERT_EQ(got.size(), 4u);
@@ -544,8 +543,7 @@ TEST(Function, FlushDenormalsFlushesInsideTheCallOnly) {
     return std::vector<Tensor>{x * x, s * 2.0f};
   };
   auto plain = tfc::function(body);
-  auto flushing =
-      tfc::function(body, FunctionOptions{.flush_denormals = true});
+  auto flushing = tfc::function(body, FunctionOptions{.flush_denormals = true});
   for (int threads : {1, 2}) {
     kernels::set_num_threads(threads);
     std::vector<Tensor> kept = plain(x, sub), flushed = flushing(x, sub);

@@ -469,8 +469,7 @@ void Model::ensureTrainStep(const std::vector<Tensor> &flat) {
                             strategy->num_replicas_in_sync());
       });
     }
-    state_->train.emplace(TrainStep{state_.get()},
-                          stepOptions("train_step"));
+    state_->train.emplace(TrainStep{state_.get()}, stepOptions("train_step"));
   }
 }
 
@@ -661,8 +660,7 @@ std::map<std::string, double> Model::evaluate(const data::Dataset &ds) {
   if (ds.cardinality() == data::INFINITE_CARDINALITY)
     fail("evaluate: the dataset is infinite (repeat()); take() a finite part");
   if (!state_->test)
-    state_->test.emplace(TestStep{state_.get()},
-                         stepOptions("test_step"));
+    state_->test.emplace(TestStep{state_.get()}, stepOptions("test_step"));
   resetMetrics(state_->metrics);
   const auto &strategy = state_->options.strategy;
   for (const std::vector<Tensor> &batch : ds) {
