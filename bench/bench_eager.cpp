@@ -374,17 +374,23 @@ void flops(benchmark::State &st, int64_t n) {
   st.counters["nthreads"] = openblas_get_num_threads();
 }
 
-/// Max |c - reference| over a few entries, the reference computed in double.
-bool matmulOk(const float *a, const float *b, const float *c, int64_t n) {
-  for (int64_t i : {int64_t(0), n / 3, n - 1})
+/// A few entries of c = a b (m x k times k x n) against double sums.
+bool productOk(const float *a, const float *b, const float *c, int64_t m,
+               int64_t k, int64_t n) {
+  for (int64_t i : {int64_t(0), m / 3, m - 1})
     for (int64_t j : {int64_t(0), n / 2, n - 1}) {
       double ref = 0;
-      for (int64_t k = 0; k < n; ++k)
-        ref += double(a[i * n + k]) * double(b[k * n + j]);
+      for (int64_t kk = 0; kk < k; ++kk)
+        ref += double(a[i * k + kk]) * double(b[kk * n + j]);
       if (std::fabs(ref - c[i * n + j]) > 1e-3 * (1 + std::fabs(ref)))
         return false;
     }
   return true;
+}
+
+/// productOk for n x n operands.
+bool matmulOk(const float *a, const float *b, const float *c, int64_t n) {
+  return productOk(a, b, c, n, n, n);
 }
 
 void BM_MatmulTfc(benchmark::State &st) {
@@ -433,20 +439,6 @@ void mlpShape(benchmark::State &st, int64_t &m, int64_t &k, int64_t &n) {
   st.counters["GFLOPS"] =
       benchmark::Counter(2.0 * double(m) * double(k) * double(n) / 1e9,
                          benchmark::Counter::kIsIterationInvariantRate);
-}
-
-/// A few entries of c = a b (m x k times k x n) against double sums.
-bool productOk(const float *a, const float *b, const float *c, int64_t m,
-               int64_t k, int64_t n) {
-  for (int64_t i : {int64_t(0), m / 3, m - 1})
-    for (int64_t j : {int64_t(0), n / 2, n - 1}) {
-      double ref = 0;
-      for (int64_t kk = 0; kk < k; ++kk)
-        ref += double(a[i * k + kk]) * double(b[kk * n + j]);
-      if (std::fabs(ref - c[i * n + j]) > 1e-3 * (1 + std::fabs(ref)))
-        return false;
-    }
-  return true;
 }
 
 void BM_MatmulMlpTfc(benchmark::State &st) {
