@@ -15,7 +15,7 @@
 namespace tfc::detail {
 
 /// Multiply-adds (m * n * k) from which float32 GEMMs run on oneDNN's sgemm
-/// when tfc is built with oneDNN: measured 5-35% faster than OpenBLAS's
+/// when tfc is built with oneDNN: measured 6-28% faster than OpenBLAS's
 /// from about this size on AVX-512 (docs/performance.md, section 15), and
 /// slower below it, where OpenBLAS's small-matrix paths win.
 constexpr int64_t kDnnlGemmMinMacs = int64_t(1) << 21;
