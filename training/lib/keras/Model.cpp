@@ -16,12 +16,15 @@
 #include "tfc/frontend/Gradients.h"
 #include "tfc/frontend/Ops.h"
 #include "tfc/runtime/Error.h"
+#include "tfc/runtime/Kernels.h"
 #include "tfc/train/Checkpoint.h"
 
 #include <algorithm>
+#include <sched.h>
 #include <cstdio>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace tfc::keras {
 
@@ -33,6 +36,14 @@ struct ModelState;
 // and tfc::function names a functor type through its typeinfo.
 namespace {
 using detail::ModelState;
+
+/// Cores this process may run on (its affinity mask).
+int availableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    return CPU_COUNT(&set);
+  return std::max(1, int(std::thread::hardware_concurrency()));
+}
 
 /// The compiled steps run with subnormals flushed to zero, as TensorFlow
 /// runs Keras's (docs/training.md, "Compiled steps").
@@ -537,6 +548,16 @@ History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
   } else {
     ds = ds.batch(o.batch_size);
   }
+  // As Keras's fit on arrays (its tf.data pipeline ends with
+  // prefetch(AUTOTUNE)), the next batch is gathered on a background thread
+  // while the step runs -- when a core is left over from the compute
+  // threads, where it would otherwise take time from them, and not for
+  // replicas, whose processes share the machine's cores. Same batches in the
+  // same order either way.
+  const auto &strategy = state_->options.strategy;
+  if ((!strategy || strategy->num_replicas_in_sync() == 1) &&
+      kernels::num_threads() < availableCores())
+    ds = ds.prefetch(data::AUTOTUNE);
   // Epoch e shuffles with pass e of the seeded stream: a run resumed at
   // initial_epoch (from a checkpoint) sees the orders the uninterrupted run
   // saw. Starting a pass draws its order; its first batch is discarded.
