@@ -20,9 +20,9 @@
 #include "tfc/train/Checkpoint.h"
 
 #include <algorithm>
-#include <sched.h>
 #include <cstdio>
 #include <random>
+#include <sched.h>
 #include <sstream>
 #include <thread>
 
