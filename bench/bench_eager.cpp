@@ -1,6 +1,7 @@
 //===- bench_eager.cpp - Eager API figures of issue 3 against references -===//
 //
-//   build/bin/tfc-bench-eager [--benchmark_filter=...] [--benchmark_repetitions=5]
+//   build/bin/tfc-bench-eager [--benchmark_filter=...]
+//                             [--benchmark_repetitions=5]
 //
 // Every tfc figure sits next to its reference in the same binary, so one run
 // gives the ratios (docs/performance.md):

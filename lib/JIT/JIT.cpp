@@ -58,15 +58,16 @@
 
 #include <atomic>
 #include <chrono>
-#if defined(__x86_64__)
-#include <xmmintrin.h>
-#endif
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
+
+#if defined(__x86_64__)
+#include <xmmintrin.h> // MXCSR: FlushDenormals
+#endif
 
 using namespace mlir;
 using namespace ::tfc;

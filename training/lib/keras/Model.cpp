@@ -46,7 +46,7 @@ int availableCores() {
 }
 
 /// The compiled steps run with subnormals flushed to zero, as TensorFlow
-/// runs Keras's (docs/training.md, "Compiled steps").
+/// runs Keras's (docs/training.md, "compile, fit, evaluate, predict").
 FunctionOptions stepOptions(const char *name) {
   return FunctionOptions{.name = name, .flush_denormals = true};
 }
@@ -518,10 +518,10 @@ History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
         std::make_pair(rows(x, n - held, held), rows(y, n - held, held));
     o.validation_split = 0; // now validation_data
   }
+  const auto &strategy = state_->options.strategy;
+  const int64_t replicas = strategy ? strategy->num_replicas_in_sync() : 1;
   // Replicas split the same global batches: they must shuffle alike.
-  if (const auto &strategy = state_->options.strategy;
-      strategy && strategy->num_replicas_in_sync() > 1 && o.shuffle &&
-      o.seed == 0) {
+  if (replicas > 1 && o.shuffle && o.seed == 0) {
     Tensor seed =
         from_vector<int64_t>({int64_t(std::random_device{}() >> 1) + 1}, {1});
     o.seed = uint64_t(distribute::broadcast(seed).item<int64_t>());
@@ -535,11 +535,8 @@ History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
   // i together is the global batch i. A last global batch with fewer rows
   // than replicas is dropped (every replica must run every step).
   bool perReplica = false;
-  if (const auto &strategy = state_->options.strategy;
-      strategy && strategy->num_replicas_in_sync() > 1 &&
-      o.batch_size % strategy->num_replicas_in_sync() == 0) {
-    const int64_t n = xt.shape()[0],
-                  replicas = strategy->num_replicas_in_sync();
+  if (replicas > 1 && o.batch_size % replicas == 0) {
+    const int64_t n = xt.shape()[0];
     if (const int64_t tail = n % o.batch_size; tail != 0 && tail < replicas)
       ds = ds.take(n - tail);
     ds = ds.shard(replicas, strategy->replica_id())
@@ -554,9 +551,7 @@ History Model::fit(const Tensor &x, const Tensor &y, FitOptions o) {
   // threads, where it would otherwise take time from them, and not for
   // replicas, whose processes share the machine's cores. Same batches in the
   // same order either way.
-  const auto &strategy = state_->options.strategy;
-  if ((!strategy || strategy->num_replicas_in_sync() == 1) &&
-      kernels::num_threads() < availableCores())
+  if (replicas == 1 && kernels::num_threads() < availableCores())
     ds = ds.prefetch(data::AUTOTUNE);
   // Epoch e shuffles with pass e of the seeded stream: a run resumed at
   // initial_epoch (from a checkpoint) sees the orders the uninterrupted run
